@@ -20,6 +20,9 @@ std::string format_value(const T& value) {
   return out.str();
 }
 
+inline std::string format_value(const std::string& value) { return "\"" + value + "\""; }
+inline std::string format_value(const char* value) { return format_value(std::string(value)); }
+
 template <class T>
 std::string format_value(const std::vector<T>& values) {
   std::string text = "[";
@@ -29,9 +32,6 @@ std::string format_value(const std::vector<T>& values) {
   }
   return text + "]";
 }
-
-inline std::string format_value(const std::string& value) { return "\"" + value + "\""; }
-inline std::string format_value(const char* value) { return format_value(std::string(value)); }
 
 // Builds "<function>: argument '<argument>' = <value>: <requirement>".
 std::string argument_message(const std::string& function, const std::string& argument,

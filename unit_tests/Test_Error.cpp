@@ -23,3 +23,7 @@ TEST(Error, FormatsVectorsAndStrings) {
 TEST(Error, RuntimeErrorIsPrefixedWithFunction) {
   EXPECT_THROW(kdt::Impl::throw_runtime_error("f", "went wrong"), std::runtime_error);
 }
+
+TEST(Error, QuotesStringsInsideVectors) {
+  EXPECT_EQ(kdt::Impl::format_value(std::vector<std::string>{"dp", "tp"}), "[\"dp\", \"tp\"]");
+}

@@ -1,0 +1,418 @@
+// kdt-rand: a sharded tensor from the command line. Builds a device mesh over
+// MPI_COMM_WORLD, prints where each rank's shard lies, fills the tensor with a
+// distribution and writes the global tensor as a row-major .npy file.
+//
+//   mpiexec -n 4 kdt-rand --mesh 2x2 --placements S0,R --shape 7,13 --print-shards
+//
+// Options:
+//   --mesh AxB[xC...]   mesh shape; the product must equal the number of ranks (default: 1-D, all ranks)
+//   --placements LIST   one of S<dim>, R, P per mesh dim, e.g. S0,R (default: R on every mesh dim)
+//   --shape A,B,...     global tensor shape, 1 to 4 dims (required)
+//   --layout right|left layout of the local Views (default right)
+//   --dtype f32|f64|u32|i64   element type (default f32)
+//   --print-shards      each rank prints `shard rank=R coord=a,b local_shape=x,y global_offset=u,v`
+//   --dist NAME         fill with a distribution (see run_distribution); "arange" writes the
+//                       global row-major index (no randomness)
+//   --params a,b        parameters of the distribution
+//   --seed S            seed of the DTensor RNG tracker (default 0)
+//   --offset W          starting offset of the stream, in 32-bit words (default 0)
+//   --repeat K          run the op K times (default 1)
+//   --out FILE.npy      rank 0 writes the global tensor (needs --dist)
+// Bad arguments: a one-line message on rank 0, exit status 2.
+
+#include <KokkosDTensor.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kdt = KokkosDTensor;
+
+namespace {
+
+// A problem with the command line; reported as one line, no stack dump.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::vector<int> mesh_shape;  // empty: 1-D over all ranks
+  std::string mesh_text;
+  std::vector<kdt::Placement> placements;
+  bool placements_given = false;
+  std::vector<std::int64_t> shape;
+  bool shape_given = false;
+  std::string layout = "right";
+  std::string dtype = "f32";
+  bool print_shards = false;
+  std::string dist;  // empty: no fill
+  std::vector<double> params;
+  std::uint64_t seed = 0;
+  std::uint64_t offset = 0;
+  int repeat = 1;
+  std::string out;
+};
+
+// ---- command-line parsing ---------------------------------------------------------------
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::uint64_t parse_unsigned(const std::string& text, const std::string& option,
+                             std::uint64_t max_value) {
+  bool digits = !text.empty() && text.size() <= 20;
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  errno = 0;
+  unsigned long long value = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE || value > max_value)
+    throw UsageError(option + ": \"" + text + "\" is not an integer in [0, " +
+                     std::to_string(max_value) + "]");
+  return value;
+}
+
+double parse_double(const std::string& text, const std::string& option) {
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE)
+    throw UsageError(option + ": \"" + text + "\" is not a number");
+  return value;
+}
+
+std::vector<int> parse_mesh(const std::string& text) {
+  std::vector<int> shape;
+  for (const auto& part : split(text, 'x'))
+    shape.push_back(static_cast<int>(parse_unsigned(part, "--mesh " + text, 1 << 20)));
+  for (int extent : shape)
+    if (extent < 1) throw UsageError("--mesh " + text + ": every extent must be at least 1");
+  return shape;
+}
+
+Options parse_command_line(const std::vector<std::string>& args) {
+  Options options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& option = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(option + ": missing value");
+      return args[++i];
+    };
+    if (option == "--mesh") {
+      options.mesh_text = value();
+      options.mesh_shape = parse_mesh(options.mesh_text);
+    } else if (option == "--placements") {
+      try {
+        options.placements = kdt::parse_placements(value());
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("--placements: " + std::string(e.what()));
+      }
+      options.placements_given = true;
+    } else if (option == "--shape") {
+      const std::string& text = value();
+      options.shape.clear();
+      for (const auto& part : split(text, ','))
+        options.shape.push_back(static_cast<std::int64_t>(
+            parse_unsigned(part, "--shape " + text, std::uint64_t(1) << 40)));
+      if (options.shape.size() > 4)
+        throw UsageError("--shape " + text + ": 1 to 4 dims are supported");
+      options.shape_given = true;
+    } else if (option == "--layout") {
+      options.layout = value();
+      if (options.layout != "right" && options.layout != "left")
+        throw UsageError("--layout: \"" + options.layout + "\" is not right or left");
+    } else if (option == "--dtype") {
+      options.dtype = value();
+      if (options.dtype != "f32" && options.dtype != "f64" && options.dtype != "u32" &&
+          options.dtype != "i64")
+        throw UsageError("--dtype: \"" + options.dtype + "\" is not f32, f64, u32 or i64");
+    } else if (option == "--print-shards") {
+      options.print_shards = true;
+    } else if (option == "--dist") {
+      options.dist = value();
+    } else if (option == "--params") {
+      options.params.clear();
+      for (const auto& part : split(value(), ','))
+        options.params.push_back(parse_double(part, "--params"));
+    } else if (option == "--seed") {
+      options.seed = parse_unsigned(value(), "--seed", UINT64_MAX);
+    } else if (option == "--offset") {
+      options.offset = parse_unsigned(value(), "--offset", UINT64_MAX);
+    } else if (option == "--repeat") {
+      options.repeat = static_cast<int>(parse_unsigned(value(), "--repeat", 1 << 30));
+    } else if (option == "--out") {
+      options.out = value();
+    } else {
+      throw UsageError("unknown option \"" + option + "\" (see the top of examples/kdt_rand.cpp)");
+    }
+  }
+  if (!options.shape_given) throw UsageError("--shape is required, e.g. --shape 7,13");
+  if (!options.out.empty() && options.dist.empty())
+    throw UsageError("--out " + options.out + ": needs --dist (nothing to write)");
+  return options;
+}
+
+// ---- mesh and shards ---------------------------------------------------------------------
+
+kdt::DeviceMesh make_mesh(Options& options, int world_size) {
+  if (options.mesh_shape.empty()) {
+    options.mesh_shape = {world_size};
+    options.mesh_text = std::to_string(world_size);
+  }
+  long long ranks = 1;
+  for (int extent : options.mesh_shape) ranks *= extent;
+  if (ranks != world_size)
+    throw UsageError("--mesh " + options.mesh_text + " has " + std::to_string(ranks) +
+                     " ranks but the program runs on " + std::to_string(world_size) +
+                     " (mpiexec -n)");
+  return kdt::init_device_mesh(options.mesh_shape);
+}
+
+kdt::DTensorSpec make_spec(Options& options, const kdt::DeviceMesh& mesh) {
+  if (!options.placements_given) options.placements.assign(mesh.ndim(), kdt::Replicate());
+  try {
+    return kdt::DTensorSpec(mesh, options.placements, options.shape);
+  } catch (const std::invalid_argument& e) {
+    std::string shape;
+    for (std::size_t i = 0; i < options.shape.size(); ++i)
+      shape += (i ? "," : "") + std::to_string(options.shape[i]);
+    throw UsageError("--placements " + kdt::to_string(options.placements) + " with --shape " +
+                     shape + ": " + e.what());
+  }
+}
+
+template <class T>
+std::string comma_list(const std::vector<T>& values) {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i ? "," : "") + std::to_string(values[i]);
+  return text;
+}
+
+// Rank 0 prints one line per rank, in rank order.
+void print_shards(const kdt::DTensorSpec& spec, int world_rank, int world_size) {
+  std::string line = "shard rank=" + std::to_string(world_rank) +
+                     " coord=" + comma_list(*spec.mesh().coordinate()) +
+                     " local_shape=" + comma_list(spec.local_shape()) +
+                     " global_offset=" + comma_list(spec.global_offset()) + "\n";
+  int length = static_cast<int>(line.size());
+  std::vector<int> lengths(world_size), displacements(world_size, 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; r < world_size; ++r) {
+    displacements[r] = total;
+    total += lengths[r];
+  }
+  std::vector<char> all(world_rank == 0 ? total : 0);
+  MPI_Gatherv(line.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(),
+              MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (world_rank == 0) {
+    std::fwrite(all.data(), 1, all.size(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+// ---- .npy writer (format version 1.0, row-major) -------------------------------------------
+
+template <class T> const char* npy_descr();
+template <> const char* npy_descr<float>() { return "<f4"; }
+template <> const char* npy_descr<double>() { return "<f8"; }
+template <> const char* npy_descr<std::uint32_t>() { return "<u4"; }
+template <> const char* npy_descr<std::int64_t>() { return "<i8"; }
+
+void write_npy(const std::string& path, const char* descr, const std::vector<std::int64_t>& shape,
+               const void* data, std::size_t bytes) {
+  const std::uint16_t one = 1;
+  if (*reinterpret_cast<const unsigned char*>(&one) != 1)
+    throw std::runtime_error("--out: the .npy writer supports little-endian hosts only");
+  std::string shape_text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    shape_text += (i ? ", " : "") + std::to_string(shape[i]);
+  shape_text += shape.size() == 1 ? ",)" : ")";
+  std::string header = std::string("{'descr': '") + descr +
+                       "', 'fortran_order': False, 'shape': " + shape_text + ", }";
+  const std::size_t preamble = 10;  // magic (6) + version (2) + header length (2)
+  std::size_t padded = header.size() + 1;
+  padded += (64 - (preamble + padded) % 64) % 64;
+  header.append(padded - 1 - header.size(), ' ');
+  header += '\n';
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("--out " + path + ": cannot open for writing");
+  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  file.write(reinterpret_cast<const char*>(magic), 8);
+  const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
+                                   static_cast<unsigned char>(header.size() >> 8)};
+  file.write(reinterpret_cast<const char*>(length), 2);
+  file << header;
+  file.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  if (!file) throw std::runtime_error("--out " + path + ": write failed");
+}
+
+// Writes any View (any layout, any memory space) in row-major order.
+template <class ViewType>
+void write_view_npy(const std::string& path, const ViewType& view) {
+  auto mirror = Kokkos::create_mirror_view(view);
+  Kokkos::deep_copy(mirror, view);
+  Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>
+      row_major = kdt::Impl::allocate_view<
+          Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight,
+                       Kokkos::HostSpace>>("npy", kdt::Impl::view_extents(view));
+  Kokkos::deep_copy(row_major, mirror);
+  write_npy(path, npy_descr<typename ViewType::non_const_value_type>(),
+            kdt::Impl::view_extents(view), row_major.data(),
+            row_major.size() * sizeof(typename ViewType::non_const_value_type));
+}
+
+// ---- filling the tensor ---------------------------------------------------------------------
+
+// Where the local block sits, in a form a device kernel can capture.
+struct LocalBlock {
+  int rank = 0;
+  std::int64_t local_shape[8] = {};
+  std::int64_t global_offset[8] = {};
+  std::int64_t global_shape[8] = {};
+};
+
+template <class View, std::size_t... I>
+KOKKOS_INLINE_FUNCTION typename View::reference_type element(const View& view,
+                                                             const std::int64_t* index,
+                                                             std::index_sequence<I...>) {
+  return view(index[I]...);
+}
+
+// Every element gets its global row-major index (no randomness): checks the sharding and
+// gather plumbing end to end.
+template <class DT>
+void fill_with_global_index(const DT& tensor) {
+  using view_type = typename DT::view_type;
+  using value_type = typename view_type::non_const_value_type;
+  constexpr int rank = DT::rank;
+  LocalBlock block;
+  block.rank = rank;
+  for (int d = 0; d < rank; ++d) {
+    block.local_shape[d] = tensor.local_shape()[d];
+    block.global_offset[d] = tensor.global_offset()[d];
+    block.global_shape[d] = tensor.global_shape()[d];
+  }
+  view_type local = tensor.local();
+  Kokkos::parallel_for(
+      "kdt-rand::fill_with_global_index",
+      Kokkos::RangePolicy<typename view_type::execution_space>(0, local.size()),
+      KOKKOS_LAMBDA(const std::size_t linear_local) {
+        std::int64_t index[rank];
+        std::int64_t rest = static_cast<std::int64_t>(linear_local);
+        for (int d = rank - 1; d >= 0; --d) {
+          index[d] = rest % block.local_shape[d];
+          rest /= block.local_shape[d];
+        }
+        std::int64_t linear_global = 0;
+        for (int d = 0; d < rank; ++d)
+          linear_global = linear_global * block.global_shape[d] + block.global_offset[d] + index[d];
+        element(local, index, std::make_index_sequence<rank>{}) =
+            static_cast<value_type>(linear_global);
+      });
+  Kokkos::fence();
+}
+
+// Fills `tensor` with options.dist. The random distributions arrive with the DTensor RNG
+// tracker: seed it with options.seed (manual_seed on the mesh), move it to options.offset,
+// then run the op options.repeat times with options.params.
+template <class DT>
+void run_distribution(const Options& options, DT& tensor) {
+  if (options.dist == "arange") {
+    fill_with_global_index(tensor);
+    return;
+  }
+  throw UsageError("--dist " + options.dist + ": not available yet");
+}
+
+// ---- dispatch on element type, layout and rank -----------------------------------------------
+
+template <class T, int Rank>
+struct DataTypeOfRank {
+  using type = typename DataTypeOfRank<T, Rank - 1>::type*;
+};
+template <class T>
+struct DataTypeOfRank<T, 0> {
+  using type = T;
+};
+
+template <class T, class Layout, int Rank>
+void run_tensor(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
+  using DT = kdt::DTensor<typename DataTypeOfRank<T, Rank>::type, Layout>;
+  DT tensor("kdt-rand", spec);
+  run_distribution(options, tensor);
+  if (!options.out.empty()) {
+    auto full = tensor.full_tensor();
+    if (world_rank == 0) write_view_npy(options.out, full);
+  }
+}
+
+template <class T, class Layout>
+void run_with_layout(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
+  switch (spec.tensor_rank()) {
+    case 1: return run_tensor<T, Layout, 1>(options, spec, world_rank);
+    case 2: return run_tensor<T, Layout, 2>(options, spec, world_rank);
+    case 3: return run_tensor<T, Layout, 3>(options, spec, world_rank);
+    case 4: return run_tensor<T, Layout, 4>(options, spec, world_rank);
+    default: throw UsageError("--shape: 1 to 4 dims are supported");
+  }
+}
+
+template <class T>
+void run_with_type(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
+  if (options.layout == "left")
+    run_with_layout<T, Kokkos::LayoutLeft>(options, spec, world_rank);
+  else
+    run_with_layout<T, Kokkos::LayoutRight>(options, spec, world_rank);
+}
+
+void run(Options options, int world_rank, int world_size) {
+  kdt::DeviceMesh mesh = make_mesh(options, world_size);
+  kdt::DTensorSpec spec = make_spec(options, mesh);
+  if (options.print_shards) print_shards(spec, world_rank, world_size);
+  if (options.dist.empty()) return;
+  if (options.dtype == "f32") run_with_type<float>(options, spec, world_rank);
+  if (options.dtype == "f64") run_with_type<double>(options, spec, world_rank);
+  if (options.dtype == "u32") run_with_type<std::uint32_t>(options, spec, world_rank);
+  if (options.dtype == "i64") run_with_type<std::int64_t>(options, spec, world_rank);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  int world_rank = 0, world_size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  Kokkos::initialize(argc, argv);  // removes the --kokkos-* arguments
+  int status = 0;
+  try {
+    run(parse_command_line(std::vector<std::string>(argv + 1, argv + argc)), world_rank,
+        world_size);
+  } catch (const std::exception& e) {
+    // Argument errors are found identically on every rank; rank 0 reports.
+    if (world_rank == 0) std::cerr << "kdt-rand: " << e.what() << std::endl;
+    status = 2;
+  }
+  Kokkos::finalize();
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,394 @@
+#ifndef KOKKOSDTENSOR_DISTRIBUTIONS_HPP
+#define KOKKOSDTENSOR_DISTRIBUTIONS_HPP
+
+// Validated distribution objects (docs/design.md, docs/stream.md).
+//
+// A distribution object is built on the host by a factory `make_<name><T>(params...,
+// function)` that checks its parameters (throwing the SPEC section 5 errors, message
+// "<function>: argument '<name>' = <value>: <requirement>") and precomputes everything
+// that needs the host (thresholds, reciprocals, erf bounds). It is trivially copyable
+// and carries
+//   using value_type = T;                       // the View's value type
+//   static constexpr int words_per_element;     // 1 for <= 32-bit T, 2 for 64-bit T
+//   static constexpr int elements_per_block;    // 4 / words_per_element
+//   static constexpr bool reads_input;          // true for dropout (in place)
+//   KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block,
+//                                          T (&values)[elements_per_block]) const;
+// The call turns one Philox block (4 words) into the values of the block's elements:
+// element e of the block takes words w*e ... w*e + w - 1 (w = words_per_element). When
+// reads_input is true, `values` holds the elements' current values on entry.
+
+#include <KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_Philox.hpp>
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// Words per element: 1 for value types of at most 32 bits, 2 for 64-bit value types,
+// for every distribution.
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr int words_per_element_for() {
+  return sizeof(T) > 4 ? 2 : 1;
+}
+
+// Shared block loop for distributions whose elements are independent: element e gets
+// Derived::element(w0, w1[, current value]) with w0 = word[w*e], w1 = word[w*e + w - 1]
+// (w1 == w0 for one-word elements).
+template <class Derived, class T>
+struct ElementwiseDistribution {
+  using value_type = T;
+  static constexpr int words_per_element = words_per_element_for<T>();
+  static constexpr int elements_per_block = 4 / words_per_element;
+  static constexpr bool reads_input = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block,
+                                         T (&values)[elements_per_block]) const {
+    const Derived& self = static_cast<const Derived&>(*this);
+    for (int e = 0; e < elements_per_block; ++e) {
+      values[e] =
+          self.element(block.word[words_per_element * e],
+                       block.word[words_per_element * e + words_per_element - 1], values[e]);
+    }
+  }
+};
+
+// ---- host-side checks -------------------------------------------------------------------
+
+template <class V>
+void require_parameter(bool condition, const char* function, const char* argument, const V& value,
+                       const std::string& requirement) {
+  if (!condition) throw_invalid_argument(function, argument, format_value(value), requirement);
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr bool is_floating_value() {
+  return std::is_floating_point<T>::value;
+}
+
+// log1p(x) for x in (-1, 0] on the host from the portable log only (Goldberg's
+// formula: with u = 1 + x rounded, log1p(x) = log(u) * (x / (u - 1)), exact-ish to a few
+// ulps), so that every platform computes the same parameter.
+inline double portable_log1p_host(double x) {
+  const double u = 1.0 + x;
+  if (u == 1.0) return x;
+  return portable_log(u) * (x / (u - 1.0));
+}
+
+// ---- uniform_ ------------------------------------------------------------------------------
+
+// uniform in [from, to): min(fma(u, range, from), below_to), u the [0, 1) uniform of T.
+template <class T>
+struct Uniform : ElementwiseDistribution<Uniform<T>, T> {
+  T from, range, below_to;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    T u;
+    uniform01(w0, w1, u);
+    return uniform_from_to(u, from, range, below_to);
+  }
+};
+
+template <class T>
+Uniform<T> make_uniform(double from, double to, const char* function) {
+  static_assert(is_floating_value<T>(), "uniform_ needs a float or double View");
+  const T from_t = static_cast<T>(from), to_t = static_cast<T>(to);
+  require_parameter(std::isfinite(from_t), function, "from", from,
+                    "must be finite in the value type");
+  require_parameter(std::isfinite(to_t), function, "to", to, "must be finite in the value type");
+  require_parameter(from_t < to_t, function, "from", from,
+                    "must be less than to = " + format_value(to) + " (in the value type)");
+  const T range = to_t - from_t;
+  require_parameter(std::isfinite(range), function, "to", to,
+                    "to - from = " + format_value(static_cast<double>(to) - from) +
+                        " must be finite in the value type");
+  Uniform<T> dist;
+  dist.from = from_t;
+  dist.range = range;
+  dist.below_to = std::nextafter(to_t, -std::numeric_limits<T>::infinity());
+  return dist;
+}
+
+// ---- normal_, log_normal_ (Box-Muller on pairs) ----------------------------------------------
+
+// Elements (2k, 2k+1) of a block are one Box-Muller pair: u1 in (0, 1] from the words of
+// element 2k, u2 in [0, 1) from the words of element 2k+1; element 2k gets
+// fma(std, z0, mean), element 2k+1 fma(std, z1, mean) (log_normal_: exp of that).
+template <class T, bool Exponentiate>
+struct BoxMullerDistribution {
+  static_assert(std::is_floating_point<T>::value, "normal needs float or double");
+  using value_type = T;
+  static constexpr int words_per_element = words_per_element_for<T>();
+  static constexpr int elements_per_block = 4 / words_per_element;
+  static constexpr bool reads_input = false;
+  T mean, stddev;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block,
+                                         T (&values)[elements_per_block]) const {
+    constexpr int w = words_per_element;
+    for (int pair = 0; pair < elements_per_block / 2; ++pair) {
+      const int first = 2 * w * pair;  // first word of the pair's first element
+      T u1, u2, z0, z1;
+      uniform01_open(block.word[first], block.word[first + w - 1], u1);
+      uniform01(block.word[first + w], block.word[first + 2 * w - 1], u2);
+      box_muller(u1, u2, z0, z1);
+      T x0 = portable_fma(stddev, z0, mean);
+      T x1 = portable_fma(stddev, z1, mean);
+      if (Exponentiate) {
+        x0 = portable_exp(x0);
+        x1 = portable_exp(x1);
+      }
+      values[2 * pair] = x0;
+      values[2 * pair + 1] = x1;
+    }
+  }
+};
+
+template <class T>
+using Normal = BoxMullerDistribution<T, false>;
+template <class T>
+using LogNormal = BoxMullerDistribution<T, true>;
+
+template <class T>
+Normal<T> make_normal(double mean, double stddev, const char* function) {
+  static_assert(is_floating_value<T>(), "normal_ needs a float or double View");
+  const T mean_t = static_cast<T>(mean), stddev_t = static_cast<T>(stddev);
+  require_parameter(std::isfinite(mean_t), function, "mean", mean,
+                    "must be finite in the value type");
+  require_parameter(std::isfinite(stddev_t) && stddev_t >= 0, function, "std", stddev,
+                    "must be >= 0 and finite in the value type");
+  Normal<T> dist;
+  dist.mean = mean_t;
+  dist.stddev = stddev_t;
+  return dist;
+}
+
+template <class T>
+LogNormal<T> make_log_normal(double mean, double stddev, const char* function) {
+  static_assert(is_floating_value<T>(), "log_normal_ needs a float or double View");
+  const T mean_t = static_cast<T>(mean), stddev_t = static_cast<T>(stddev);
+  require_parameter(std::isfinite(mean_t), function, "mean", mean,
+                    "must be finite in the value type");
+  require_parameter(std::isfinite(stddev_t) && stddev_t > 0, function, "std", stddev,
+                    "must be > 0 and finite in the value type");
+  LogNormal<T> dist;
+  dist.mean = mean_t;
+  dist.stddev = stddev_t;
+  return dist;
+}
+
+// ---- bernoulli_, dropout_ ------------------------------------------------------------------
+
+// Success iff the element's word(s) read as a fraction is below p, exactly:
+// one word: word < floor(p * 2^32); two words: ((w0 << 32 | w1) >> 11) < floor(p * 2^53).
+template <class T>
+std::uint64_t bernoulli_threshold(double p) {
+  return static_cast<std::uint64_t>(std::ldexp(p, words_per_element_for<T>() == 1 ? 32 : 53));
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION bool bernoulli_success(std::uint32_t w0, std::uint32_t w1,
+                                              std::uint64_t threshold) {
+  return words_per_element_for<T>() == 1 ? bernoulli_word(w0, threshold)
+                                         : bernoulli_words(w0, w1, threshold);
+}
+
+// 1 with probability p, else 0.
+template <class T>
+struct Bernoulli : ElementwiseDistribution<Bernoulli<T>, T> {
+  std::uint64_t threshold;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    return bernoulli_success<T>(w0, w1, threshold) ? T(1) : T(0);
+  }
+};
+
+template <class T>
+Bernoulli<T> make_bernoulli(double p, const char* function) {
+  static_assert(std::is_arithmetic<T>::value, "bernoulli_ needs an arithmetic View");
+  require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
+  Bernoulli<T> dist;
+  dist.threshold = bernoulli_threshold<T>(p);
+  return dist;
+}
+
+// In place: an element is zeroed with probability p (the Bernoulli(p) success above),
+// the others are multiplied by scale = T(1 / (1 - p)) (scale = 0 for p = 1).
+template <class T>
+struct Dropout : ElementwiseDistribution<Dropout<T>, T> {
+  static constexpr bool reads_input = true;
+  std::uint64_t threshold;
+  T scale;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T current) const {
+    return bernoulli_success<T>(w0, w1, threshold) ? T(0) : portable_mul(current, scale);
+  }
+};
+
+template <class T>
+Dropout<T> make_dropout(double p, const char* function) {
+  static_assert(is_floating_value<T>(), "dropout_ needs a float or double View");
+  require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
+  Dropout<T> dist;
+  dist.threshold = bernoulli_threshold<T>(p);
+  dist.scale = p == 1.0 ? T(0) : static_cast<T>(1.0 / (1.0 - p));
+  return dist;
+}
+
+// ---- random_bits_, randint_ -----------------------------------------------------------------
+
+// Raw words: uint32 = the word; uint64 = w0 << 32 | w1.
+template <class T>
+struct RandomBits : ElementwiseDistribution<RandomBits<T>, T> {
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    return words_per_element_for<T>() == 1 ? static_cast<T>(w0)
+                                           : static_cast<T>(join_words(w0, w1));
+  }
+};
+
+template <class T>
+RandomBits<T> make_random_bits(const char* /*function*/) {
+  static_assert(std::is_integral<T>::value && std::is_unsigned<T>::value &&
+                    (sizeof(T) == 4 || sizeof(T) == 8),
+                "random_bits_ needs a uint32 or uint64 View");
+  return RandomBits<T>{};
+}
+
+// Integers in [low, high): 32-bit T: low + ((range * word) >> 32);
+// 64-bit T: low + mulhi64(range, w0 << 32 | w1); range = high - low.
+template <class T>
+struct RandInt : ElementwiseDistribution<RandInt<T>, T> {
+  std::uint64_t low, range;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    const std::uint64_t value = words_per_element_for<T>() == 1 ? randint_word(w0, low, range)
+                                                                : randint_words(w0, w1, low, range);
+    return static_cast<T>(value);
+  }
+};
+
+template <class T>
+RandInt<T> make_randint(std::int64_t low, std::int64_t high, const char* function) {
+  static_assert(std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+                    (sizeof(T) == 4 || sizeof(T) == 8),
+                "randint_ needs a 32-bit or 64-bit integer View");
+  require_parameter(low < high, function, "high", high,
+                    "must be greater than low = " + format_value(low));
+  // Every value in [low, high) must fit in T.
+  if (std::is_signed<T>::value) {
+    require_parameter(low >= static_cast<std::int64_t>(std::numeric_limits<T>::min()), function,
+                      "low", low, "must be representable in the value type");
+  } else {
+    require_parameter(low >= 0, function, "low", low, "must be representable in the value type");
+  }
+  require_parameter(static_cast<std::uint64_t>(high - 1) <=
+                            static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ||
+                        high - 1 < 0,
+                    function, "high", high, "high - 1 must be representable in the value type");
+  RandInt<T> dist;
+  dist.low = static_cast<std::uint64_t>(low);
+  dist.range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+  return dist;
+}
+
+// ---- exponential_, geometric_ --------------------------------------------------------------
+
+// -log(u) / lambd, u the (0, 1] uniform of T.
+template <class T>
+struct Exponential : ElementwiseDistribution<Exponential<T>, T> {
+  T lambd;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    T u;
+    uniform01_open(w0, w1, u);
+    return exponential_from_uniform(u, lambd);
+  }
+};
+
+template <class T>
+Exponential<T> make_exponential(double lambd, const char* function) {
+  static_assert(is_floating_value<T>(), "exponential_ needs a float or double View");
+  const T lambd_t = static_cast<T>(lambd);
+  require_parameter(std::isfinite(lambd_t) && lambd_t > 0, function, "lambd", lambd,
+                    "must be > 0 and finite in the value type");
+  Exponential<T> dist;
+  dist.lambd = lambd_t;
+  return dist;
+}
+
+// max(1, ceil(log(u) / log1p(-p))) in R = transform_real_t<T> (float for <= 32-bit T,
+// double for 64-bit T), u the (0, 1] uniform of R; for integer T the result is clamped to
+// the largest value of T.
+template <class T>
+struct Geometric : ElementwiseDistribution<Geometric<T>, T> {
+  using R = transform_real_t<T>;
+  R log1p_minus_p;
+  R limit;  // R(max of T) for integer T (a power of two), +inf for floating T
+  T max_value;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    R u;
+    uniform01_open(w0, w1, u);
+    const R trials = geometric_from_uniform(u, log1p_minus_p);
+    return trials < limit ? static_cast<T>(trials) : max_value;
+  }
+};
+
+template <class T>
+Geometric<T> make_geometric(double p, const char* function) {
+  static_assert(std::is_arithmetic<T>::value && !std::is_same<T, bool>::value,
+                "geometric_ needs an arithmetic View");
+  using R = transform_real_t<T>;
+  require_parameter(p > 0.0 && p < 1.0, function, "p", p, "must lie in (0, 1)");
+  const R denominator = static_cast<R>(portable_log1p_host(-p));
+  require_parameter(denominator < 0, function, "p", p,
+                    "is too small: log1p(-p) rounds to 0 in the compute type");
+  Geometric<T> dist;
+  dist.log1p_minus_p = denominator;
+  dist.limit = std::is_floating_point<T>::value ? std::numeric_limits<R>::infinity()
+                                                : static_cast<R>(std::numeric_limits<T>::max());
+  dist.max_value = std::numeric_limits<T>::max();
+  return dist;
+}
+
+// ---- trunc_normal_ ----------------------------------------------------------------------------
+
+// Inverse-CDF truncated normal (PyTorch nn.init.trunc_normal_), see
+// trunc_normal_from_uniform; u the [0, 1) uniform of T.
+template <class T>
+struct TruncNormal : ElementwiseDistribution<TruncNormal<T>, T> {
+  T erf_lo, erf_width, scale, mean, a, b;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    T u;
+    uniform01(w0, w1, u);
+    return trunc_normal_from_uniform(u, erf_lo, erf_width, scale, mean, a, b);
+  }
+};
+
+template <class T>
+TruncNormal<T> make_trunc_normal(double mean, double stddev, double a, double b,
+                                 const char* function) {
+  static_assert(is_floating_value<T>(), "trunc_normal_ needs a float or double View");
+  require_parameter(std::isfinite(static_cast<T>(mean)), function, "mean", mean,
+                    "must be finite in the value type");
+  require_parameter(std::isfinite(static_cast<T>(stddev)) && static_cast<T>(stddev) > 0, function,
+                    "std", stddev, "must be > 0 and finite in the value type");
+  require_parameter(!std::isnan(a), function, "a", a, "must not be NaN");
+  require_parameter(static_cast<T>(a) < static_cast<T>(b), function, "b", b,
+                    "must be greater than a = " + format_value(a) + " (in the value type)");
+  constexpr double sqrt2 = 1.4142135623730951;  // correctly rounded sqrt(2)
+  const double erf_lo = portable_erf(((a - mean) / stddev) / sqrt2);
+  const double erf_hi = portable_erf(((b - mean) / stddev) / sqrt2);
+  TruncNormal<T> dist;
+  dist.erf_lo = static_cast<T>(erf_lo);
+  dist.erf_width = static_cast<T>(erf_hi) - static_cast<T>(erf_lo);
+  dist.scale = static_cast<T>(stddev * sqrt2);
+  dist.mean = static_cast<T>(mean);
+  dist.a = static_cast<T>(a);
+  dist.b = static_cast<T>(b);
+  return dist;
+}
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif

@@ -1,0 +1,124 @@
+#ifndef KOKKOSDTENSOR_RANDOM_HPP
+#define KOKKOSDTENSOR_RANDOM_HPP
+
+// Random ops on DTensors: every op of KokkosDTensor_Generator.hpp (uniform_, normal_,
+// bernoulli_, random_bits_, randint_, exponential_, log_normal_, geometric_, dropout_,
+// trunc_normal_) also takes a DTensor. Without a Generator it draws from the DTensor RNG
+// tracker (KokkosDTensor_RNGTracker.hpp), with one from that Generator's state.
+//
+// Sharding invariance: each rank fills its shard's elements from their global row-major
+// indices (docs/design.md), so the global tensor is the one a single process would draw
+// into a View of the global shape from the same state, whatever the mesh, placements,
+// layout or rank count. Every rank then advances the offset by the global amount, so
+// states stay equal across ranks with no communication: once the tracker exists a random
+// op makes zero MPI calls. Ranks not in the DTensor's mesh hold no elements but advance
+// their state all the same.
+//
+// With the tracker's distribute_region_enabled() false, each rank instead draws its local
+// shard as if it were a whole tensor and advances by the local element count (PyTorch's
+// behaviour outside its distribute region).
+
+#include <KokkosDTensor_DTensor.hpp>
+#include <KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_Placement.hpp>
+#include <KokkosDTensor_RNGTracker.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// The box of the calling rank's shard inside the DTensor's global tensor.
+template <class DT>
+GlobalBox global_box(const DT& t) {
+  GlobalBox box;
+  box.rank = static_cast<int>(t.global_shape().size());
+  for (int d = 0; d < box.rank; ++d) {
+    box.global_extent[d] = t.global_shape()[d];
+    box.origin[d] = t.global_offset()[d];
+  }
+  return box;
+}
+
+inline std::uint64_t global_element_count(const std::vector<std::int64_t>& shape,
+                                          const char* function) {
+  std::uint64_t count = 1;
+  for (std::int64_t extent : shape) {
+    const auto e = static_cast<std::uint64_t>(extent);
+    if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / e) {
+      throw_invalid_argument(function, "global_shape", format_value(shape),
+                             "must have fewer than 2^64 elements");
+    }
+    count *= e;
+  }
+  return count;
+}
+
+// The checks that need no RNG state, made before the tracker is created or any state
+// changes.
+template <class DT>
+void require_random_op_target(const DT& t, const char* function) {
+  require_kokkos_initialized(function);
+  for (const Placement& p : t.placements()) {
+    if (std::holds_alternative<Partial>(p)) {
+      std::string text;
+      for (const Placement& q : t.placements()) text += (text.empty() ? "" : ",") + to_string(q);
+      throw_invalid_argument(function, "placements", "(" + text + ")",
+                             "random ops need Shard or Replicate placements: a Partial "
+                             "DTensor holds summands, not values");
+    }
+  }
+  if (!t.is_allocated()) {
+    throw_runtime_error(function, "the DTensor \"" + t.label() +
+                                      "\" is not allocated (call allocate() first)");
+  }
+}
+
+// Fills the calling rank's shard of `t` from `state` and advances `state`.
+template <class ExecSpace, class DT, class Dist>
+void random_op_on_dtensor(const ExecSpace& space, const DT& t, const Dist& dist,
+                          RNGState& state, bool distribute_region, const char* function) {
+  const auto local = t.local();
+  const std::uint64_t count = distribute_region
+                                  ? global_element_count(t.global_shape(), function)
+                                  : static_cast<std::uint64_t>(local.size());
+  const std::uint64_t next = offset_after(state, Dist::words_per_element, count, function);
+  if (local.size() > 0) {
+    fill_random(space, local, dist, state, distribute_region ? global_box(t) : whole_view_box(local));
+  }
+  state.offset = next;
+}
+
+template <class DataType, class... Props>
+struct RandomTarget<DTensor<DataType, Props...>> {
+  using dtensor_type = DTensor<DataType, Props...>;
+  static constexpr bool is_target = true;
+  using value_type = typename dtensor_type::non_const_value_type;
+  using execution_space = typename dtensor_type::execution_space;
+
+  template <class ExecSpace, class Dist>
+  static void apply(const ExecSpace& space, const dtensor_type& t, const Dist& dist,
+                    Generator* gen, const char* function) {
+    require_random_op_target(t, function);
+    if (gen) {
+      RNGState state = gen->get_state();
+      random_op_on_dtensor(space, t, dist, state, true, function);
+      gen->set_state(state);
+      return;
+    }
+    RNGTracker& tracker = tracker_for_random_op(function);
+    RNGState state = tracker.get_rng_state();
+    random_op_on_dtensor(space, t, dist, state, tracker.distribute_region_enabled(), function);
+    tracker.set_rng_state(state);
+  }
+};
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif

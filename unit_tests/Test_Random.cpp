@@ -1,0 +1,436 @@
+// The DTensor RNG tracker and random ops on DTensors (SPEC sections 2 and 3), with the
+// cases of PyTorch's test/distributed/tensor/test_random_ops.py and
+// test/distributed/tensor/parallel/test_tp_random_state.py that apply, plus the property
+// PyTorch lacks: the full tensor is the same for every mesh, placement, layout and rank
+// count. Runs on any number of ranks.
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <KokkosDTensor.hpp>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "MpiCallCounter.hpp"
+
+namespace kdt = KokkosDTensor;
+
+namespace {
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+// Every way to write world_size() as an ordered product of `ndim` factors.
+std::vector<std::vector<int>> mesh_shapes(int ndim) {
+  std::vector<std::vector<int>> shapes;
+  std::function<void(int, std::vector<int>)> extend = [&](int rest, std::vector<int> shape) {
+    if (static_cast<int>(shape.size()) == ndim - 1) {
+      shape.push_back(rest);
+      shapes.push_back(shape);
+      return;
+    }
+    for (int f = 1; f <= rest; ++f) {
+      if (rest % f) continue;
+      auto next = shape;
+      next.push_back(f);
+      extend(rest / f, next);
+    }
+  };
+  extend(world_size(), {});
+  return shapes;
+}
+
+// Every placement list for a mesh of `mesh_ndim` dims over a tensor of `tensor_rank` dims.
+std::vector<std::vector<kdt::Placement>> placement_lists(int mesh_ndim, int tensor_rank) {
+  std::vector<kdt::Placement> choices = {kdt::Replicate()};
+  for (int d = 0; d < tensor_rank; ++d) choices.push_back(kdt::Shard(d));
+  std::vector<std::vector<kdt::Placement>> lists = {{}};
+  for (int m = 0; m < mesh_ndim; ++m) {
+    std::vector<std::vector<kdt::Placement>> longer;
+    for (const auto& list : lists) {
+      for (const auto& choice : choices) {
+        auto next = list;
+        next.push_back(choice);
+        longer.push_back(next);
+      }
+    }
+    lists = longer;
+  }
+  return lists;
+}
+
+template <class ViewType>
+std::vector<typename ViewType::non_const_value_type> host_values_row_major(const ViewType& view) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  std::vector<typename ViewType::non_const_value_type> values;
+  static_assert(ViewType::rank == 2, "2-D views only");
+  for (std::size_t i = 0; i < host.extent(0); ++i)
+    for (std::size_t j = 0; j < host.extent(1); ++j) values.push_back(host(i, j));
+  return values;
+}
+
+template <class T>
+bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
+}
+
+// True on every rank iff `local` is true on every rank.
+bool all_ranks(bool local) {
+  int value = local ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return value == 1;
+}
+
+// The local values of every rank, gathered (every rank's block has the same size).
+template <class T>
+std::vector<std::vector<T>> gather_equal_blocks(const std::vector<T>& local) {
+  std::vector<T> all(local.size() * world_size());
+  MPI_Allgather(local.data(), static_cast<int>(local.size() * sizeof(T)), MPI_BYTE, all.data(),
+                static_cast<int>(local.size() * sizeof(T)), MPI_BYTE, MPI_COMM_WORLD);
+  std::vector<std::vector<T>> blocks;
+  for (int r = 0; r < world_size(); ++r)
+    blocks.emplace_back(all.begin() + r * local.size(), all.begin() + (r + 1) * local.size());
+  return blocks;
+}
+
+constexpr std::int64_t kRows = 9, kCols = 13;  // not divisible by 2, 4 or 8
+
+// What one process computes: the op on a plain View of the global shape from `state`.
+template <class T, class Layout = Kokkos::LayoutRight, class Op>
+std::vector<T> reference(kdt::RNGState state, Op op, std::int64_t rows = kRows,
+                         std::int64_t cols = kCols) {
+  kdt::Generator gen;
+  gen.set_state(state);
+  Kokkos::View<T**, Layout> view("reference", rows, cols);
+  op(view, gen);
+  return host_values_row_major(view);
+}
+
+class RandomOnDTensor : public ::testing::Test {
+ protected:
+  void SetUp() override { kdt::reset_rng_tracker(); }
+  void TearDown() override { kdt::reset_rng_tracker(); }
+};
+
+}  // namespace
+
+// test_manual_seed: the tracker is created eagerly, with the seed each rank passes, with
+// no communication and no agreement check.
+TEST_F(RandomOnDTensor, ManualSeedCreatesTrackerWithoutCommunication) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  EXPECT_EQ(kdt::rng_tracker(), nullptr);
+  MpiCallCounter::reset();
+  kdt::manual_seed(1234, mesh);
+  EXPECT_EQ(MpiCallCounter::communication_calls(), 0);
+  ASSERT_NE(kdt::rng_tracker(), nullptr);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1234, 0}));
+  EXPECT_TRUE(kdt::rng_tracker()->distribute_region_enabled());
+
+  MpiCallCounter::reset();
+  kdt::manual_seed(static_cast<std::uint64_t>(world_rank()), mesh);  // ranks disagree: allowed
+  EXPECT_EQ(MpiCallCounter::communication_calls(), 0);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state().seed, static_cast<std::uint64_t>(world_rank()));
+}
+
+// test_manual_seed_submesh: a rank outside the mesh may not seed it.
+TEST_F(RandomOnDTensor, ManualSeedRequiresCallerInMesh) {
+  if (world_size() == 1) GTEST_SKIP() << "needs a rank outside the mesh";
+  const kdt::DeviceMesh rank0_only({0}, {1});
+  if (world_rank() == 0) {
+    EXPECT_NO_THROW(kdt::manual_seed(7, rank0_only));
+    return;
+  }
+  try {
+    kdt::manual_seed(7, rank0_only);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "manual_seed requires the current rank to be a part of the device mesh", 0),
+              0u)
+        << e.what();
+  }
+  EXPECT_EQ(kdt::rng_tracker(), nullptr);
+}
+
+// test_rng_tracker_init: without manual_seed, the first op takes rank 0's default
+// generator state on every rank.
+TEST_F(RandomOnDTensor, FirstOpSynchronisesRank0DefaultGeneratorState) {
+  const kdt::RNGState saved = kdt::default_generator().get_state();
+  kdt::seed(1000 + world_rank());
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Shard(0)});
+  kdt::uniform_(t);
+  ASSERT_NE(kdt::rng_tracker(), nullptr);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state().seed, 1000u);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, 120u);  // round_up_to_4(9 * 13)
+  const auto expected = reference<float>({1000, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), expected));
+  kdt::default_generator().set_state(saved);
+}
+
+// Zero MPI calls per random op once the tracker exists, for every op.
+TEST_F(RandomOnDTensor, RandomOpsMakeNoMpiCalls) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(5, mesh);
+  kdt::DTensor<float**> f("f", mesh, {kRows, kCols}, {kdt::Shard(1)});
+  kdt::DTensor<double**> d("d", mesh, {kRows, kCols}, {kdt::Shard(0)});
+  kdt::DTensor<std::uint32_t**> u("u", mesh, {kRows, kCols}, {kdt::Replicate()});
+  kdt::DTensor<std::int64_t**> i("i", mesh, {kRows, kCols}, {kdt::Shard(0)});
+  MpiCallCounter::reset();
+  kdt::uniform_(f, -1, 1);
+  kdt::normal_(d, 2, 3);
+  kdt::bernoulli_(f, 0.25);
+  kdt::random_bits_(u);
+  kdt::randint_(i, -5, 17);
+  kdt::exponential_(d, 2);
+  kdt::log_normal_(f);
+  kdt::geometric_(i, 0.3);
+  kdt::dropout_(f, 0.5);
+  kdt::trunc_normal_(d, 0, 1, -2, 2);
+  Kokkos::fence();
+  EXPECT_EQ(MpiCallCounter::all_calls(), 0);
+}
+
+// The central property: every mesh (1-D, 2-D, 3-D over all factorisations of the rank
+// count), every placement list and both layouts give the global tensor one process draws.
+template <class Layout>
+void check_uniform_and_normal_invariance() {
+  const kdt::RNGState start{0x8000000000000123ull, 4096};
+  const auto uniform_ref = reference<float>(start, [](auto v, auto& g) { kdt::uniform_(v, -2, 3, g); });
+  const kdt::RNGState after_uniform{start.seed, start.offset + 120};
+  const auto normal_ref = reference<double>(after_uniform, [](auto v, auto& g) { kdt::normal_(v, 1, 2, g); });
+  for (int ndim = 1; ndim <= 3; ++ndim) {
+    for (const auto& shape : mesh_shapes(ndim)) {
+      const auto mesh = kdt::init_device_mesh(shape);
+      for (const auto& placements : placement_lists(ndim, 2)) {
+        kdt::manual_seed(0, mesh);
+        kdt::rng_tracker()->set_rng_state(start);
+        kdt::DTensor<float**, Layout> u("u", mesh, {kRows, kCols}, placements);
+        kdt::DTensor<double**, Layout> n("n", mesh, {kRows, kCols}, placements);
+        kdt::uniform_(u, -2, 3);
+        kdt::normal_(n, 1, 2);
+        const std::string where = "mesh " + mesh.to_string() + " " + u.spec().to_string();
+        EXPECT_TRUE(bitwise_equal(host_values_row_major(u.full_tensor()), uniform_ref)) << where;
+        EXPECT_TRUE(bitwise_equal(host_values_row_major(n.full_tensor()), normal_ref)) << where;
+        EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, start.offset + 120 + 236) << where;
+      }
+    }
+  }
+}
+
+TEST_F(RandomOnDTensor, FullTensorIsIndependentOfMeshPlacementsLayoutRight) {
+  check_uniform_and_normal_invariance<Kokkos::LayoutRight>();
+}
+
+TEST_F(RandomOnDTensor, FullTensorIsIndependentOfMeshPlacementsLayoutLeft) {
+  check_uniform_and_normal_invariance<Kokkos::LayoutLeft>();
+}
+
+// Every distribution, on a 2-D mesh of every shape with sharding on both dims.
+TEST_F(RandomOnDTensor, EveryDistributionIsShardingInvariant) {
+  for (const auto& shape : mesh_shapes(2)) {
+    const auto mesh = kdt::init_device_mesh(shape);
+    const std::vector<std::vector<kdt::Placement>> lists = {
+        {kdt::Shard(1), kdt::Shard(0)}, {kdt::Shard(0), kdt::Replicate()}};
+    for (const auto& placements : lists) {
+      const auto check = [&](auto zero, auto op, const char* name) {
+        using T = decltype(zero);
+        kdt::manual_seed(99, mesh);
+        kdt::DTensor<T**> t(name, mesh, {kRows, kCols}, placements);
+        Kokkos::deep_copy(t.local(), T(1));  // dropout_ reads its input
+        op(t);
+        auto ref = reference<T>({99, 0}, [&](auto v, auto& g) {
+          Kokkos::deep_copy(v, T(1));
+          op(v, g);
+        });
+        EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), ref))
+            << name << " on mesh " << mesh.to_string() << " " << t.spec().to_string();
+      };
+      check(float(), [](auto&& t, auto&... g) { kdt::uniform_(t, 0, 1, g...); }, "uniform");
+      check(double(), [](auto&& t, auto&... g) { kdt::normal_(t, 0, 1, g...); }, "normal");
+      check(float(), [](auto&& t, auto&... g) { kdt::bernoulli_(t, 0.3, g...); }, "bernoulli");
+      check(std::uint32_t(), [](auto&& t, auto&... g) { kdt::random_bits_(t, g...); }, "bits");
+      check(std::int64_t(), [](auto&& t, auto&... g) { kdt::randint_(t, -3, 1000, g...); }, "randint");
+      check(float(), [](auto&& t, auto&... g) { kdt::exponential_(t, 1.5, g...); }, "exponential");
+      check(double(), [](auto&& t, auto&... g) { kdt::log_normal_(t, 1, 0.5, g...); }, "log_normal");
+      check(std::int32_t(), [](auto&& t, auto&... g) { kdt::geometric_(t, 0.2, g...); }, "geometric");
+      check(float(), [](auto&& t, auto&... g) { kdt::dropout_(t, 0.4, g...); }, "dropout");
+      check(double(), [](auto&& t, auto&... g) { kdt::trunc_normal_(t, 0, 1, -1, 2, g...); }, "trunc_normal");
+    }
+  }
+}
+
+// test_deterministic_dropout_1d: replicas draw the same mask.
+TEST_F(RandomOnDTensor, DropoutOnReplicatedTensorIsTheSameOnEveryRank) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(3, mesh);
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Replicate()});
+  Kokkos::deep_copy(t.local(), 1.0f);
+  kdt::dropout_(t, 0.4);
+  const auto local = host_values_row_major(t.local());
+  for (const auto& block : gather_equal_blocks(local)) EXPECT_TRUE(bitwise_equal(block, local));
+  int zeros = 0;
+  for (float x : local) zeros += x == 0.0f;
+  EXPECT_GT(zeros, 0);
+  EXPECT_LT(zeros, static_cast<int>(local.size()));
+}
+
+// test_deterministic_rand_1d: shards hold different values, replicas the same ones.
+TEST_F(RandomOnDTensor, ShardsDifferAndReplicasAgree) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two shards";
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(11, mesh);
+  const std::int64_t rows = 2 * world_size();  // equal, non-empty shards
+  kdt::DTensor<float**> sharded("s", mesh, {rows, kCols}, {kdt::Shard(0)});
+  kdt::uniform_(sharded);
+  const auto blocks = gather_equal_blocks(host_values_row_major(sharded.local()));
+  for (int r = 1; r < world_size(); ++r) EXPECT_FALSE(bitwise_equal(blocks[0], blocks[r]));
+}
+
+// test_deterministic_uniform_2d ported, and the state after each op equal on all ranks.
+TEST_F(RandomOnDTensor, StateAdvancesByTheGlobalCountOnEveryRank) {
+  for (const auto& shape : mesh_shapes(2)) {
+    const auto mesh = kdt::init_device_mesh(shape);
+    kdt::manual_seed(8, mesh);
+    kdt::DTensor<double**> t("t", mesh, {kRows, kCols}, {kdt::Shard(0), kdt::Shard(1)});
+    kdt::uniform_(t);
+    EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, 236u);  // round_up_to_4(2 * 117)
+    std::uint64_t offsets[2] = {kdt::rng_tracker()->get_rng_state().offset, 0};
+    MPI_Allreduce(MPI_IN_PLACE, offsets, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(offsets[0], 236u);
+  }
+}
+
+// test_pipeline_parallel_manual_seed: each stage seeds its flattened (dp, tp) mesh with
+// 123 + pp_rank; stages differ, ranks within a stage agree, no WORLD synchronisation.
+TEST_F(RandomOnDTensor, PipelineStagesSeededSeparately) {
+  const int pp = world_size() % 2 == 0 ? 2 : 1;
+  const int rest = world_size() / pp;
+  const int tp = rest % 2 == 0 ? 2 : 1;
+  const auto mesh = kdt::init_device_mesh({pp, rest / tp, tp}, {"pp", "dp", "tp"});
+  const auto spmd = mesh.submesh({"dp", "tp"}).flatten("spmd");
+  const int pp_rank = mesh.local_rank("pp");
+  MpiCallCounter::reset();
+  kdt::manual_seed(123 + pp_rank, spmd);
+  kdt::DTensor<float**> w("w", spmd, {kRows, kCols}, {kdt::Shard(1)});
+  kdt::uniform_(w);
+  EXPECT_EQ(MpiCallCounter::communication_calls(), 0);
+  const auto full = host_values_row_major(w.full_tensor());
+  const auto expected =
+      reference<float>({static_cast<std::uint64_t>(123 + pp_rank), 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  EXPECT_TRUE(bitwise_equal(full, expected));
+  const auto stages = gather_equal_blocks(full);
+  for (int r = 0; r < world_size(); ++r) {
+    const int other_stage = r / rest;
+    EXPECT_EQ(bitwise_equal(stages[r], full), other_stage == pp_rank) << "rank " << r;
+  }
+}
+
+// test_meta_tensor_init / deferred init of a column-sharded weight.
+TEST_F(RandomOnDTensor, DeferredInitOfColumnShardedWeight) {
+  const auto mesh = kdt::init_device_mesh({world_size()}, {"tp"});
+  kdt::manual_seed(42, mesh);
+  kdt::DTensor<float**> weight("weight", mesh, {kRows, kCols}, {kdt::Shard(1)},
+                               kdt::deferred_allocation);
+  EXPECT_FALSE(weight.is_allocated());
+  const kdt::RNGState before = kdt::rng_tracker()->get_rng_state();
+  EXPECT_THROW(kdt::uniform_(weight), std::runtime_error);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), before);  // a failed op changes nothing
+  weight.allocate();
+  kdt::uniform_(weight, -0.5, 0.5);
+  const auto expected = reference<float>({42, 0}, [](auto v, auto& g) { kdt::uniform_(v, -0.5, 0.5, g); });
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(weight.full_tensor()), expected));
+}
+
+// test_tp_random_state: with distribute_region off every TP rank draws the same local
+// values (its shard treated as a whole tensor); on, the shards form the global tensor.
+TEST_F(RandomOnDTensor, DistributeRegionOffDrawsLocalShardsAlike) {
+  const auto mesh = kdt::init_device_mesh({world_size()}, {"tp"});
+  const std::int64_t rows = 3 * world_size();
+  kdt::manual_seed(77, mesh);
+  kdt::rng_tracker()->set_distribute_region_enabled(false);
+  kdt::DTensor<float**> w("w", mesh, {rows, kCols}, {kdt::Shard(0)});
+  kdt::normal_(w);
+  const auto local = host_values_row_major(w.local());
+  for (const auto& block : gather_equal_blocks(local)) EXPECT_TRUE(bitwise_equal(block, local));
+  EXPECT_TRUE(bitwise_equal(local, reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 3)));
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, static_cast<std::uint64_t>(3 * kCols + 1));
+
+  kdt::manual_seed(77, mesh);
+  EXPECT_TRUE(kdt::rng_tracker()->distribute_region_enabled());
+  kdt::normal_(w);
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(w.full_tensor()),
+                            reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, rows)));
+}
+
+// Checkpoint: a state saved as 16 bytes on one mesh resumes the identical stream on another.
+TEST_F(RandomOnDTensor, StateRoundTripResumesOnAnotherMesh) {
+  const auto mesh_1d = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(2024, mesh_1d);
+  kdt::DTensor<float**> a("a", mesh_1d, {kRows, kCols}, {kdt::Shard(0)});
+  kdt::uniform_(a);
+  const auto bytes = kdt::rng_tracker()->get_rng_state().to_bytes();
+  kdt::normal_(a);
+  const auto continued = host_values_row_major(a.full_tensor());
+
+  const auto shape = mesh_shapes(2).back();
+  const auto mesh_2d = kdt::init_device_mesh(shape);
+  kdt::manual_seed(0, mesh_2d);
+  kdt::rng_tracker()->set_rng_state(kdt::RNGState::from_bytes(bytes));
+  kdt::DTensor<float**, Kokkos::LayoutLeft> b("b", mesh_2d, {kRows, kCols}, {kdt::Shard(1), kdt::Shard(0)});
+  kdt::normal_(b);
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(b.full_tensor()), continued));
+}
+
+// An explicit Generator on a DTensor: sharding-invariant, advanced by the global count.
+TEST_F(RandomOnDTensor, ExplicitGeneratorOnDTensor) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::Generator gen(555);
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Shard(1)});
+  kdt::exponential_(Kokkos::DefaultExecutionSpace(), t, 3.0, gen);
+  EXPECT_EQ(gen.get_state(), (kdt::RNGState{555, 120}));
+  EXPECT_EQ(kdt::rng_tracker(), nullptr);  // the tracker is not involved
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()),
+                            reference<float>({555, 0}, [](auto v, auto& g) { kdt::exponential_(v, 3.0, g); })));
+}
+
+// Partial placements are rejected, naming the argument; nothing changes.
+TEST_F(RandomOnDTensor, PartialPlacementIsRejected) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(1, mesh);
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Partial()});
+  try {
+    kdt::uniform_(t);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("KokkosDTensor::uniform_: argument 'placements' = (P)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, 0}));
+}
+
+// Bad parameters throw before the tracker is created or advanced.
+TEST_F(RandomOnDTensor, BadParametersChangeNoState) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Shard(0)});
+  EXPECT_THROW(kdt::bernoulli_(t, 1.5), std::invalid_argument);
+  EXPECT_EQ(kdt::rng_tracker(), nullptr);  // no WORLD synchronisation for a bad call
+  kdt::manual_seed(1, mesh);
+  EXPECT_THROW(kdt::uniform_(t, 2, 1), std::invalid_argument);
+  kdt::rng_tracker()->set_rng_state({1, ~std::uint64_t(0) - 63});
+  EXPECT_THROW(kdt::uniform_(t), std::overflow_error);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, ~std::uint64_t(0) - 63}));
+  EXPECT_THROW(kdt::rng_tracker()->set_rng_state({1, 6}), std::invalid_argument);
+}
