@@ -11,8 +11,10 @@
 //   --layout right|left layout of the local Views (default right)
 //   --dtype f32|f64|u32|i64   element type (default f32)
 //   --print-shards      each rank prints `shard rank=R coord=a,b local_shape=x,y global_offset=u,v`
-//   --dist NAME         fill with a distribution (see run_distribution); "arange" writes the
-//                       global row-major index (no randomness)
+//   --dist NAME         uniform|normal|bernoulli|bits|randint|exponential|log_normal|geometric|
+//                       trunc_normal from the DTensor RNG tracker, or "arange" (each element's
+//                       global row-major index, no randomness). bits are written as <u4,
+//                       randint as <i8, the others in the --dtype float type.
 //   --params a,b        parameters of the distribution
 //   --seed S            seed of the DTensor RNG tracker (default 0)
 //   --offset W          starting offset of the stream, in 32-bit words (default 0)
@@ -33,6 +35,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -331,16 +334,56 @@ void fill_with_global_index(const DT& tensor) {
   Kokkos::fence();
 }
 
-// Fills `tensor` with options.dist. The random distributions arrive with the DTensor RNG
-// tracker: seed it with options.seed (manual_seed on the mesh), move it to options.offset,
-// then run the op options.repeat times with options.params.
+// The value of parameter `index`, or `fallback` when --params gave fewer.
+double param(const Options& options, std::size_t index, double fallback) {
+  return index < options.params.size() ? options.params[index] : fallback;
+}
+
+double required_param(const Options& options, std::size_t index, const char* what) {
+  if (index >= options.params.size())
+    throw UsageError("--dist " + options.dist + " needs --params (" + what + ")");
+  return options.params[index];
+}
+
+// One random op on `tensor` from the DTensor RNG tracker. The element type was chosen to
+// suit the distribution (element_type_for), so each branch only compiles where it applies.
+template <class DT>
+void apply_distribution(const Options& options, const DT& tensor) {
+  using T = typename DT::non_const_value_type;
+  const std::string& d = options.dist;
+  if constexpr (std::is_floating_point<T>::value) {
+    if (d == "uniform") return kdt::uniform_(tensor, param(options, 0, 0), param(options, 1, 1));
+    if (d == "normal") return kdt::normal_(tensor, param(options, 0, 0), param(options, 1, 1));
+    if (d == "bernoulli") return kdt::bernoulli_(tensor, param(options, 0, 0.5));
+    if (d == "exponential") return kdt::exponential_(tensor, param(options, 0, 1));
+    if (d == "log_normal") return kdt::log_normal_(tensor, param(options, 0, 1), param(options, 1, 2));
+    if (d == "geometric") return kdt::geometric_(tensor, required_param(options, 0, "p"));
+    if (d == "trunc_normal")
+      return kdt::trunc_normal_(tensor, param(options, 0, 0), param(options, 1, 1),
+                                param(options, 2, -2), param(options, 3, 2));
+  } else if constexpr (std::is_same<T, std::uint32_t>::value) {
+    if (d == "bits") return kdt::random_bits_(tensor);
+  } else if constexpr (std::is_same<T, std::int64_t>::value) {
+    if (d == "randint")
+      return kdt::randint_(tensor, static_cast<std::int64_t>(required_param(options, 0, "low,high")),
+                           static_cast<std::int64_t>(required_param(options, 1, "low,high")));
+  }
+  throw UsageError("--dist " + d + " does not apply to --dtype " + options.dtype);
+}
+
+// Fills `tensor` with options.dist: seeds the DTensor RNG tracker with options.seed
+// (manual_seed on the tensor's mesh), moves it to options.offset, then runs the op
+// options.repeat times with options.params.
 template <class DT>
 void run_distribution(const Options& options, DT& tensor) {
   if (options.dist == "arange") {
     fill_with_global_index(tensor);
     return;
   }
-  throw UsageError("--dist " + options.dist + ": not available yet");
+  kdt::manual_seed(options.seed, tensor.mesh());
+  kdt::rng_tracker()->set_rng_state(kdt::RNGState{options.seed, options.offset});
+  for (int k = 0; k < options.repeat; ++k) apply_distribution(options, tensor);
+  Kokkos::fence();
 }
 
 // ---- dispatch on element type, layout and rank -----------------------------------------------
@@ -384,15 +427,39 @@ void run_with_type(const Options& options, const kdt::DTensorSpec& spec, int wor
     run_with_layout<T, Kokkos::LayoutRight>(options, spec, world_rank);
 }
 
+// The element type the .npy file holds: bits as uint32, randint as int64, the other
+// distributions in the float type --dtype names.
+std::string element_type_for(const Options& options) {
+  static const std::vector<std::string> float_dists = {
+      "uniform", "normal", "bernoulli", "exponential", "log_normal", "geometric", "trunc_normal"};
+  if (options.dist == "bits") return "u32";
+  if (options.dist == "randint") return "i64";
+  if (options.dist == "arange") return options.dtype;
+  for (const auto& name : float_dists) {
+    if (options.dist != name) continue;
+    if (options.dtype != "f32" && options.dtype != "f64")
+      throw UsageError("--dist " + name + " needs --dtype f32 or f64, not " + options.dtype);
+    return options.dtype;
+  }
+  throw UsageError("--dist " + options.dist +
+                   ": unknown distribution (uniform, normal, bernoulli, bits, randint, "
+                   "exponential, log_normal, geometric, trunc_normal, arange)");
+}
+
 void run(Options options, int world_rank, int world_size) {
   kdt::DeviceMesh mesh = make_mesh(options, world_size);
   kdt::DTensorSpec spec = make_spec(options, mesh);
   if (options.print_shards) print_shards(spec, world_rank, world_size);
   if (options.dist.empty()) return;
+  options.dtype = element_type_for(options);
   if (options.dtype == "f32") run_with_type<float>(options, spec, world_rank);
   if (options.dtype == "f64") run_with_type<double>(options, spec, world_rank);
   if (options.dtype == "u32") run_with_type<std::uint32_t>(options, spec, world_rank);
   if (options.dtype == "i64") run_with_type<std::int64_t>(options, spec, world_rank);
+  if (world_rank == 0 && options.dist != "arange") {
+    const kdt::RNGState state = kdt::rng_tracker()->get_rng_state();
+    std::cout << "state seed=" << state.seed << " offset=" << state.offset << std::endl;
+  }
 }
 
 }  // namespace
