@@ -8,6 +8,7 @@
 #include <KokkosDTensor_Philox.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_MpiSupport.hpp>
 #include <KokkosDTensor_DeviceMesh.hpp>
 #include <KokkosDTensor_Placement.hpp>
 #include <KokkosDTensor_DTensor.hpp>

@@ -12,11 +12,12 @@
 // - full_tensor(): all-gather over the mesh ranks into a View of the same type with the
 //   global extents. Only one rank per group of replicas sends its block; Partial mesh dims
 //   are summed in mesh order, so every rank gets the same bits. Buffers are staged in host
-//   memory (see Impl::gpu_aware_mpi_enabled for the GPU-aware hook).
+//   memory unless MPI is GPU-aware (Impl::mpi_is_gpu_aware).
 // Ranks outside the mesh hold an empty local View (all extents 0) and take no part.
 
 #include <KokkosDTensor_DeviceMesh.hpp>
 #include <KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_MpiSupport.hpp>
 #include <KokkosDTensor_Placement.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -122,14 +123,6 @@ void host_add_into(const DstView& dst, const SrcView& src) {
   }
 }
 
-// Hook for GPU-aware MPI. full_tensor stages every buffer through host memory today;
-// a GPU-aware path would pack into buffers of MemorySpace and hand them to MPI directly
-// where this returns true (e.g. behind a KokkosDTensor_ENABLE_GPU_AWARE_MPI option).
-template <class MemorySpace>
-constexpr bool gpu_aware_mpi_enabled() {
-  return false;
-}
-
 // True if the shard at `coordinate` is the one that holds data for its group: coordinate 0
 // along every mesh dim whose placement is one of `Kinds`.
 template <class... Kinds>
@@ -213,6 +206,8 @@ class DTensor {
   view_type full_tensor() const;
 
  private:
+  template <class BufferSpace>
+  view_type gather_through(const char* function) const;
   static DTensorSpec make_spec(const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
                                std::vector<Placement> placements) {
     check_rank(global_shape);
@@ -241,17 +236,30 @@ template <class DataType, class... Props>
 typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::full_tensor() const {
   const char* function = "KokkosDTensor::DTensor::full_tensor";
   require_allocated(function);
-  const DeviceMesh& mesh = spec_.mesh();
-  if (!mesh.coordinate())
+  if (!spec_.mesh().coordinate())
     return Impl::allocate_view<view_type>(label_, std::vector<std::int64_t>(rank, 0));
+  // Device data goes to MPI directly when MPI is GPU-aware (Partial sums are done on the
+  // host, so they always stage); otherwise it is staged through host memory.
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
+    if (!spec_.has_partial() && Impl::mpi_is_gpu_aware()) {
+      Impl::debug_log("full_tensor(\"" + label_ + "\"): device buffers passed to GPU-aware MPI");
+      return gather_through<memory_space>(function);
+    }
+    Impl::debug_log("full_tensor(\"" + label_ + "\"): staged through host memory (MPI is not GPU-aware)");
+  }
+  return gather_through<Kokkos::HostSpace>(function);
+}
 
+// All-gather with send/receive buffers (and the unpacking) in BufferSpace.
+template <class DataType, class... Props>
+template <class BufferSpace>
+typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::gather_through(
+    const char* function) const {
+  const DeviceMesh& mesh = spec_.mesh();
   using packed_view =
-      Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight,
-                   Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using buffer_view = Kokkos::View<non_const_value_type*, Kokkos::HostSpace>;
-  static_assert(!Impl::gpu_aware_mpi_enabled<memory_space>(),
-                "full_tensor: only host staging is implemented");
-
+      Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight, BufferSpace,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using buffer_view = Kokkos::View<non_const_value_type*, BufferSpace>;
   // Every rank computes every shard from the spec: no metadata exchange. One replica per
   // shard sends (coordinate 0 along Replicate dims); Partial dims all send and are summed.
   const std::vector<Placement>& placements = spec_.placements();
@@ -282,10 +290,10 @@ typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::ful
   buffer_view send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_send"),
                    counts[my_position]);
   if (counts[my_position] > 0) {
-    auto local_host = Kokkos::create_mirror_view(local_);
-    Kokkos::deep_copy(local_host, local_);
+    auto local_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), local_);
+    Kokkos::deep_copy(local_in_buffer_space, local_);
     packed_view packed = Impl::wrap_pointer<packed_view>(send.data(), boxes[my_position].local_shape);
-    Kokkos::deep_copy(packed, local_host);
+    Kokkos::deep_copy(packed, local_in_buffer_space);
   }
   buffer_view received(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_received"),
                        static_cast<std::size_t>(total));
@@ -300,18 +308,19 @@ typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::ful
 
   // Unpack in mesh order: the first shard of each Partial group assigns, later ones add.
   view_type result = Impl::allocate_view<view_type>(label_, spec_.global_shape());
-  auto result_host = Kokkos::create_mirror_view(result);
+  auto result_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), result);
   for (int p = 0; p < mesh_size; ++p) {
     if (counts[p] == 0) continue;
     packed_view block =
         Impl::wrap_pointer<packed_view>(received.data() + displacements[p], boxes[p].local_shape);
-    auto target = Impl::block_subview(result_host, boxes[p]);
-    if (Impl::is_first_along<Partial>(placements, coordinates[p]))
+    auto target = Impl::block_subview(result_in_buffer_space, boxes[p]);
+    if (Impl::is_first_along<Partial>(placements, coordinates[p])) {
       Kokkos::deep_copy(target, block);
-    else
+    } else if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, BufferSpace>::accessible) {
       Impl::host_add_into(target, block);
+    }
   }
-  Kokkos::deep_copy(result, result_host);
+  Kokkos::deep_copy(result, result_in_buffer_space);
   return result;
 }
 
