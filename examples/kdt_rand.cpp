@@ -20,7 +20,16 @@
 //   --offset W          starting offset of the stream, in 32-bit words (default 0)
 //   --repeat K          run the op K times (default 1)
 //   --out FILE.npy      rank 0 writes the global tensor (needs --dist)
-// Bad arguments: a one-line message on rank 0, exit status 2.
+//   --raw-out FILE      with --dist bits: after each op rank 0 appends the gathered global
+//                       tensor to FILE ("-": stdout) as raw uint32 words in host byte order
+//                       (row-major), so the file is the stream from (seed, offset) drawn
+//                       through the sharded tensor (for shapes of a multiple of 4 elements);
+//                       --repeat 0 (or none) streams until the reader closes FILE. For a reader
+//                       that stops early (dieharder) use a named pipe, not stdout: mpiexec
+//                       forwards stdout and aborts the job when the pipe closes. Byte count and
+//                       final state go to stderr.
+// Bad arguments and library errors: a one-line message `kdt-rand: <problem>` on rank 0,
+// exit status 2 (every rank finds the same problem, so no rank waits for another).
 
 #include <KokkosDTensor.hpp>
 
@@ -28,6 +37,7 @@
 #include <mpi.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -64,7 +74,9 @@ struct Options {
   std::uint64_t seed = 0;
   std::uint64_t offset = 0;
   int repeat = 1;
+  bool repeat_given = false;
   std::string out;
+  std::string raw_out;  // empty: no raw output
 };
 
 // ---- command-line parsing ---------------------------------------------------------------
@@ -131,9 +143,13 @@ Options parse_command_line(const std::vector<std::string>& args) {
     } else if (option == "--shape") {
       const std::string& text = value();
       options.shape.clear();
-      for (const auto& part : split(text, ','))
+      for (const auto& part : split(text, ',')) {
+        if (!part.empty() && part[0] == '-')
+          throw UsageError("--shape " + text + ": extent \"" + part +
+                           "\" is negative (extents are integers >= 0)");
         options.shape.push_back(static_cast<std::int64_t>(
             parse_unsigned(part, "--shape " + text, std::uint64_t(1) << 40)));
+      }
       if (options.shape.size() > 4)
         throw UsageError("--shape " + text + ": 1 to 4 dims are supported");
       options.shape_given = true;
@@ -157,11 +173,19 @@ Options parse_command_line(const std::vector<std::string>& args) {
     } else if (option == "--seed") {
       options.seed = parse_unsigned(value(), "--seed", UINT64_MAX);
     } else if (option == "--offset") {
-      options.offset = parse_unsigned(value(), "--offset", UINT64_MAX);
+      const std::string& text = value();
+      options.offset = parse_unsigned(text, "--offset", UINT64_MAX);
+      if (options.offset % 4 != 0)
+        throw UsageError("--offset " + text +
+                         ": must be a multiple of 4 (the offset counts 32-bit words and ops "
+                         "use whole 4-word Philox blocks)");
     } else if (option == "--repeat") {
       options.repeat = static_cast<int>(parse_unsigned(value(), "--repeat", 1 << 30));
+      options.repeat_given = true;
     } else if (option == "--out") {
       options.out = value();
+    } else if (option == "--raw-out") {
+      options.raw_out = value();
     } else {
       throw UsageError("unknown option \"" + option + "\" (see the top of examples/kdt_rand.cpp)");
     }
@@ -169,6 +193,13 @@ Options parse_command_line(const std::vector<std::string>& args) {
   if (!options.shape_given) throw UsageError("--shape is required, e.g. --shape 7,13");
   if (!options.out.empty() && options.dist.empty())
     throw UsageError("--out " + options.out + ": needs --dist (nothing to write)");
+  if (!options.raw_out.empty()) {
+    if (options.dist != "bits")
+      throw UsageError("--raw-out: needs --dist bits (raw 32-bit words)");
+    if (!options.out.empty() || (options.print_shards && options.raw_out == "-"))
+      throw UsageError("--raw-out: drop --out (and --print-shards when writing to stdout)");
+    if (!options.repeat_given) options.repeat = 0;
+  }
   return options;
 }
 
@@ -268,16 +299,22 @@ void write_npy(const std::string& path, const char* descr, const std::vector<std
   if (!file) throw std::runtime_error("--out " + path + ": write failed");
 }
 
+// A row-major host copy of any View (any layout, any memory space).
+template <class ViewType>
+auto row_major_host_copy(const ViewType& view) {
+  auto mirror = Kokkos::create_mirror_view(view);
+  Kokkos::deep_copy(mirror, view);
+  using RowMajor =
+      Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  RowMajor row_major = kdt::Impl::allocate_view<RowMajor>("row_major", kdt::Impl::view_extents(view));
+  Kokkos::deep_copy(row_major, mirror);
+  return row_major;
+}
+
 // Writes any View (any layout, any memory space) in row-major order.
 template <class ViewType>
 void write_view_npy(const std::string& path, const ViewType& view) {
-  auto mirror = Kokkos::create_mirror_view(view);
-  Kokkos::deep_copy(mirror, view);
-  Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>
-      row_major = kdt::Impl::allocate_view<
-          Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight,
-                       Kokkos::HostSpace>>("npy", kdt::Impl::view_extents(view));
-  Kokkos::deep_copy(row_major, mirror);
+  auto row_major = row_major_host_copy(view);
   write_npy(path, npy_descr<typename ViewType::non_const_value_type>(),
             kdt::Impl::view_extents(view), row_major.data(),
             row_major.size() * sizeof(typename ViewType::non_const_value_type));
@@ -386,6 +423,46 @@ void run_distribution(const Options& options, DT& tensor) {
   Kokkos::fence();
 }
 
+// --raw-out: seeds like run_distribution, then per op gathers the global tensor and rank 0
+// appends its words to the file, until options.repeat ops (0: until the reader closes the
+// file; rank 0 tells the others with one broadcast per op, outside the random ops).
+template <class DT>
+void stream_raw_words(const Options& options, DT& tensor, int world_rank) {
+  static_assert(std::is_same<typename DT::non_const_value_type, std::uint32_t>::value,
+                "raw words are uint32");
+  kdt::manual_seed(options.seed, tensor.mesh());
+  kdt::rng_tracker()->set_rng_state(kdt::RNGState{options.seed, options.offset});
+  std::FILE* file = nullptr;
+  int opened = 1;
+  if (world_rank == 0) {
+    std::signal(SIGPIPE, SIG_IGN);  // a reader closing the pipe is the normal end
+    file = options.raw_out == "-" ? stdout : std::fopen(options.raw_out.c_str(), "wb");
+    opened = file != nullptr;
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);  // every rank stops if rank 0 cannot write
+  if (!opened)
+    throw std::runtime_error("--raw-out " + options.raw_out + ": cannot open for writing");
+  std::uint64_t bytes = 0;
+  int keep_going = 1;
+  for (long long k = 0; keep_going && (options.repeat == 0 || k < options.repeat); ++k) {
+    apply_distribution(options, tensor);
+    auto full = tensor.full_tensor();
+    if (world_rank == 0) {
+      auto words = row_major_host_copy(full);
+      const std::size_t count = words.size();
+      const std::size_t written = std::fwrite(words.data(), sizeof(std::uint32_t), count, file);
+      bytes += written * sizeof(std::uint32_t);
+      if (written != count || std::fflush(file) != 0) keep_going = 0;
+    }
+    MPI_Bcast(&keep_going, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (world_rank == 0) {
+    if (file != stdout) std::fclose(file);
+    std::cerr << "kdt-rand: --raw-out wrote " << bytes << " bytes"
+              << (keep_going ? "" : " (the reader closed the file)") << std::endl;
+  }
+}
+
 // ---- dispatch on element type, layout and rank -----------------------------------------------
 
 template <class T, int Rank>
@@ -401,6 +478,9 @@ template <class T, class Layout, int Rank>
 void run_tensor(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
   using DT = kdt::DTensor<typename DataTypeOfRank<T, Rank>::type, Layout>;
   DT tensor("kdt-rand", spec);
+  if constexpr (std::is_same<T, std::uint32_t>::value) {
+    if (!options.raw_out.empty()) return stream_raw_words(options, tensor, world_rank);
+  }
   run_distribution(options, tensor);
   if (!options.out.empty()) {
     auto full = tensor.full_tensor();
@@ -458,7 +538,8 @@ void run(Options options, int world_rank, int world_size) {
   if (options.dtype == "i64") run_with_type<std::int64_t>(options, spec, world_rank);
   if (world_rank == 0 && options.dist != "arange") {
     const kdt::RNGState state = kdt::rng_tracker()->get_rng_state();
-    std::cout << "state seed=" << state.seed << " offset=" << state.offset << std::endl;
+    (options.raw_out.empty() ? std::cout : std::cerr)
+        << "state seed=" << state.seed << " offset=" << state.offset << std::endl;
   }
 }
 
@@ -475,8 +556,11 @@ int main(int argc, char* argv[]) {
     run(parse_command_line(std::vector<std::string>(argv + 1, argv + argc)), world_rank,
         world_size);
   } catch (const std::exception& e) {
-    // Argument errors are found identically on every rank; rank 0 reports.
-    if (world_rank == 0) std::cerr << "kdt-rand: " << e.what() << std::endl;
+    // Argument errors are found identically on every rank; rank 0 reports, on one line.
+    std::string message = e.what();
+    for (char& c : message)
+      if (c == '\n' || c == '\r') c = ' ';
+    if (world_rank == 0) std::cerr << "kdt-rand: " << message << std::endl;
     status = 2;
   }
   Kokkos::finalize();

@@ -14,5 +14,6 @@
 #include <KokkosDTensor_DTensor.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
 #include <KokkosDTensor_Random.hpp>
+#include <KokkosDTensor_Init.hpp>
 
 #endif

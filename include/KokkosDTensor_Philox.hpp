@@ -79,6 +79,99 @@ KOKKOS_INLINE_FUNCTION std::uint32_t stream_word(std::uint64_t seed, std::uint64
   return stream_block(seed, word_index >> 2).word[word_index & 3u];
 }
 
+// ---- Philox with a precomputed key schedule (the fill kernels) ----------------------------
+
+// The round keys of a seed: round r (0..9) uses (k0 + r * philox_w0, k1 + r * philox_w1).
+// Computed once on the host and carried in the kernel's functor, the schedule costs no
+// instruction per block: on CUDA the functor lives in the kernel's constant parameter bank,
+// so each `hi ^ c ^ key` is one LOP3 with a constant-bank operand.
+struct PhiloxKeySchedule {
+  std::uint32_t k0[10];
+  std::uint32_t k1[10];
+};
+
+KOKKOS_INLINE_FUNCTION PhiloxKeySchedule philox_key_schedule(std::uint64_t seed) {
+  PhiloxKeySchedule key;
+  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    key.k0[round] = k0;
+    key.k1[round] = k1;
+    k0 += philox_w0;
+    k1 += philox_w1;
+  }
+  return key;
+}
+
+// The same function as philox4x32_10(c0, c1, c2, c3, k0, k1) with the keys of `key`.
+KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock philox4x32_10(std::uint32_t c0, std::uint32_t c1,
+                                                      std::uint32_t c2, std::uint32_t c3,
+                                                      const PhiloxKeySchedule& key) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+  for (int round = 0; round < 10; ++round) {
+    const std::uint64_t product0 = static_cast<std::uint64_t>(philox_m0) * c0;
+    const std::uint64_t product1 = static_cast<std::uint64_t>(philox_m1) * c2;
+    const std::uint32_t hi0 = static_cast<std::uint32_t>(product0 >> 32);
+    const std::uint32_t lo0 = static_cast<std::uint32_t>(product0);
+    const std::uint32_t hi1 = static_cast<std::uint32_t>(product1 >> 32);
+    const std::uint32_t lo1 = static_cast<std::uint32_t>(product1);
+    c0 = hi1 ^ c1 ^ key.k0[round];
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ key.k1[round];
+    c3 = lo0;
+  }
+  PhiloxBlock block;
+  block.word[0] = c0;
+  block.word[1] = c1;
+  block.word[2] = c2;
+  block.word[3] = c3;
+  return block;
+}
+
+// Block `block_index` of the stream whose seed has the schedule `key`.
+KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock stream_block(const PhiloxKeySchedule& key,
+                                                     std::uint64_t block_index) {
+  return philox4x32_10(static_cast<std::uint32_t>(block_index),
+                       static_cast<std::uint32_t>(block_index >> 32), 0u, 0u, key);
+}
+
+// Host only: the N consecutive blocks first_block, ..., first_block + N - 1 at once, in
+// stream order: word[4 * l + j] is word j of block first_block + l. Written lane-parallel so that the
+// compiler vectorises it (SSE2 pmuludq, AVX2 vpmuludq: 32x32->64-bit products of
+// 2, 4 or 8 lanes per instruction); same words as stream_block. Not for device code.
+template <int N>
+inline void philox4x32_10_batch(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                std::uint32_t (&word)[4 * N]) {
+  std::uint32_t c0[N], c1[N], c2[N], c3[N];
+  for (int l = 0; l < N; ++l) {
+    const std::uint64_t block = first_block + static_cast<std::uint64_t>(l);
+    c0[l] = static_cast<std::uint32_t>(block);
+    c1[l] = static_cast<std::uint32_t>(block >> 32);
+    c2[l] = 0u;
+    c3[l] = 0u;
+  }
+  for (int round = 0; round < 10; ++round) {
+    const std::uint32_t k0 = key.k0[round], k1 = key.k1[round];
+    for (int l = 0; l < N; ++l) {
+      const std::uint64_t product0 = static_cast<std::uint64_t>(philox_m0) * c0[l];
+      const std::uint64_t product1 = static_cast<std::uint64_t>(philox_m1) * c2[l];
+      const std::uint32_t n0 = static_cast<std::uint32_t>(product1 >> 32) ^ c1[l] ^ k0;
+      const std::uint32_t n2 = static_cast<std::uint32_t>(product0 >> 32) ^ c3[l] ^ k1;
+      c1[l] = static_cast<std::uint32_t>(product1);
+      c3[l] = static_cast<std::uint32_t>(product0);
+      c0[l] = n0;
+      c2[l] = n2;
+    }
+  }
+  for (int l = 0; l < N; ++l) {
+    word[4 * l + 0] = c0[l];
+    word[4 * l + 1] = c1[l];
+    word[4 * l + 2] = c2[l];
+    word[4 * l + 3] = c3[l];
+  }
+}
+
 // ---- words to uniform floating-point values ------------------------------------------
 
 // Two words as one 64-bit word: w0 (the lower-numbered word of the stream) is the high half.

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -125,6 +126,15 @@ inline void validate_global_shape(const std::vector<std::int64_t>& global_shape,
     if (extent < 0)
       throw_invalid_argument(function, "global_shape", format_value(global_shape),
                              "extents must not be negative");
+  // Every partial product of the extents (global_size(), View allocation) must fit in
+  // int64: a product that wrapped around would allocate a View far smaller than its extents.
+  std::int64_t count = 1;
+  for (std::int64_t extent : global_shape) {
+    if (extent != 0 && count > std::numeric_limits<std::int64_t>::max() / extent)
+      throw_invalid_argument(function, "global_shape", format_value(global_shape),
+                             "the product of the extents must be at most 2^63 - 1");
+    count *= extent;
+  }
 }
 
 inline void validate_placements(const std::vector<Placement>& placements, int mesh_ndim,
@@ -171,9 +181,12 @@ inline LocalShapeAndOffset local_shape_and_global_offset(
     if (!shard) continue;
     const std::int64_t current = result.local_shape[shard->dim];
     const std::int64_t shards = mesh_shape[m];
-    const std::int64_t chunk = (current + shards - 1) / shards;  // ceil, torch.chunk
-    const std::int64_t begin = std::min(current, chunk * coordinate[m]);
-    const std::int64_t end = std::min(current, begin + chunk);
+    // ceil(current / shards) (torch.chunk), written so that no intermediate overflows
+    // for extents near 2^63.
+    const std::int64_t chunk = current / shards + (current % shards != 0 ? 1 : 0);
+    const std::int64_t begin =
+        coordinate[m] == 0 || chunk <= current / coordinate[m] ? chunk * coordinate[m] : current;
+    const std::int64_t end = begin + std::min(chunk, current - begin);
     result.local_shape[shard->dim] = end - begin;
     result.global_offset[shard->dim] += begin;
   }

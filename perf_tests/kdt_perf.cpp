@@ -1,0 +1,594 @@
+// kdt-perf: throughput of kokkos-dtensor's random ops against memset-class and copy-class
+// ceilings and against other generators, on any Kokkos backend (docs/performance.md).
+//
+//   kdt-perf [--size N | --sizes N1,N2,...] [--iters K] [--warmup W] [--json FILE]
+//            [--only name,name,...]
+//            [--cpu-time]  (host backends: process CPU time instead of wall time)
+//   kdt-perf --check-curand      (CUDA builds with cuRAND: random_bits_ == curand() words)
+//   kdt-perf --dump DIR          (every distribution as raw files, for cross-backend cmp)
+//
+// Each op is run W times (warm-up), then K >= 20 times, each run fenced and timed alone;
+// the median is reported. With several MPI ranks every rank times its own runs and the
+// maximum over ranks of the median is reported (MPI_Allreduce MAX); rank 0 prints.
+// GB/s = bytes moved / time, bytes = N * bytes_per_element (written, plus read for ops
+// that read their input: dropout_, the copy ceiling). Records:
+//   {"name","ms","gbps","ceiling","ceiling_gbps","ratio","bytes_per_element","backend",
+//    "ranks","size"}  (ratio = gbps / ceiling_gbps; DTensor records add "vs_local").
+
+#include <KokkosDTensor_Generator.hpp>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Random.hpp>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <ctime>
+#include <vector>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#if defined(KDT_PERF_HAVE_CURAND)
+#include <curand.h>
+#include <curand_kernel.h>
+#endif
+#endif
+
+namespace kdt = KokkosDTensor;
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+constexpr bool device_is_host =
+    Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+
+int g_rank = 0, g_ranks = 1;
+// --cpu-time: host backends time with the process CPU clock instead of the wall clock, so
+// that a machine shared with other jobs (descheduled time) disturbs the figures less.
+bool g_cpu_time = false;
+
+double now_seconds() {
+  timespec t;
+  clock_gettime(g_cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct Options {
+  std::vector<std::int64_t> sizes;
+  int iters = 20;
+  int warmup = 3;
+  std::string json;
+  std::vector<std::string> only;
+  bool check_curand = false;
+  std::string dump;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::int64_t parse_size(const std::string& s) {
+  // Accepts 268435456, 2^28, 1e6.
+  const auto caret = s.find('^');
+  if (caret != std::string::npos)
+    return static_cast<std::int64_t>(std::llround(std::pow(std::stod(s.substr(0, caret)),
+                                                           std::stod(s.substr(caret + 1)))));
+  return static_cast<std::int64_t>(std::llround(std::stod(s)));
+}
+
+struct Record {
+  std::string name;
+  double ms = 0, gbps = 0, ceiling_gbps = 0;
+  std::string ceiling;
+  int bytes_per_element = 0;
+  std::int64_t size = 0;
+  double vs_local = -1;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median milliseconds of `op` over `iters` fenced runs after `warmup` runs, max over ranks.
+double time_op(const std::function<void()>& op, const Options& opt) {
+  for (int i = 0; i < opt.warmup; ++i) op();
+  Kokkos::fence();
+  std::vector<double> ms;
+  for (int i = 0; i < opt.iters; ++i) {
+    Kokkos::fence();
+    const double start = now_seconds();
+    op();
+    Kokkos::fence();
+    ms.push_back((now_seconds() - start) * 1e3);
+  }
+  double local = median(ms), global = local;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global;
+}
+
+bool wanted(const Options& opt, const std::string& name) {
+  if (opt.only.empty()) return true;
+  return std::find(opt.only.begin(), opt.only.end(), name) != opt.only.end();
+}
+
+// ---- the benchmark at one size ------------------------------------------------------------
+
+void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) {
+  std::vector<Record> out;
+  std::map<std::string, double> gbps_of;
+  const auto add = [&](const std::string& name, int bytes_per_element, const std::string& ceiling,
+                       std::int64_t elements, const std::function<void()>& op) {
+    if (!wanted(opt, name) && !(name == "fill_ceiling" || name == "copy_ceiling" ||
+                                name == "uniform_f32_local_2d"))
+      return;
+    Record r;
+    r.name = name;
+    r.size = elements;
+    r.bytes_per_element = bytes_per_element;
+    r.ceiling = ceiling;
+    r.ms = time_op(op, opt);
+    r.gbps = static_cast<double>(elements) * bytes_per_element / (r.ms * 1e-3) / 1e9;
+    gbps_of[name] = r.gbps;
+    out.push_back(r);
+  };
+
+  Kokkos::View<float*, Space> f32("f32", n), f32b("f32b", n);
+  Kokkos::deep_copy(f32b, 1.0f);
+  kdt::Generator gen(20261130);
+
+  // Ceilings first.
+  add("fill_ceiling", 4, "", n, [&] { Kokkos::deep_copy(f32, 1.5f); });
+  add("copy_ceiling", 8, "", n, [&] { Kokkos::deep_copy(f32, f32b); });
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (!device_is_host) {
+    add("cuda_memset", 4, "", n, [&] {
+      cudaMemsetAsync(f32.data(), 0, sizeof(float) * static_cast<std::size_t>(n),
+                      Space().cuda_stream());
+    });
+  }
+#endif
+
+  // The memset-class ceiling the fills are held to: cudaMemset where it exists (Kokkos'
+  // deep_copy of a scalar measured 0.19x of it on the H200), else the deep_copy fill.
+  std::string fill = "fill_ceiling";
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (!device_is_host) fill = "cuda_memset";
+#endif
+
+  // The ops, through the public API on plain Views.
+  add("uniform_f32", 4, fill, n, [&] { kdt::uniform_(f32, 0.0, 1.0, gen); });
+  add("normal_f32", 4, fill, n, [&] { kdt::normal_(f32, 0.0, 1.0, gen); });
+  add("bernoulli_f32", 4, fill, n, [&] { kdt::bernoulli_(f32, 0.5, gen); });
+  Kokkos::deep_copy(f32, 1.0f);
+  add("dropout_f32", 8, "copy_ceiling", n, [&] { kdt::dropout_(f32, 0.1, gen); });
+  {
+    Kokkos::View<double*, Space> f64("f64", n);
+    add("uniform_f64", 8, fill, n, [&] { kdt::uniform_(f64, 0.0, 1.0, gen); });
+    add("normal_f64", 8, fill, n, [&] { kdt::normal_(f64, 0.0, 1.0, gen); });
+  }
+  {
+    Kokkos::View<std::uint32_t*, Space> u32("u32", n);
+    add("bits_u32", 4, fill, n, [&] { kdt::random_bits_(u32, gen); });
+  }
+  {
+    Kokkos::View<std::int32_t*, Space> i32("i32", n);
+    add("randint_i32", 4, fill, n, [&] { kdt::randint_(i32, 0, 1000, gen); });
+  }
+  // The generic kernel (before the fast paths), for comparison.
+  {
+    const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
+    add("uniform_f32_generic", 4, fill, n, [&] {
+      kdt::Impl::fill_random_with(Space(), f32, dist, gen.get_state(),
+                                  kdt::Impl::whole_view_box(f32), kdt::Impl::FillPath::generic);
+    });
+    const auto normal = kdt::Impl::make_normal<float>(0, 1, "kdt-perf");
+    add("normal_f32_generic", 4, fill, n, [&] {
+      kdt::Impl::fill_random_with(Space(), f32, normal, gen.get_state(),
+                                  kdt::Impl::whole_view_box(f32), kdt::Impl::FillPath::generic);
+    });
+  }
+
+  // DTensor shards on a simulated 2x2 mesh: local [R, C], R * C ~ n. The rank at mesh
+  // coordinate (1, 1) of a (Shard(0), Shard(1)) tensor of global shape [2R, 2C] fills the
+  // box origin (R, C): rows of C consecutive L, separated by 2C ("shard1"). A Shard(0)
+  // tensor of global shape [2R, C] at coordinate 1 fills origin (R, 0): one run of L
+  // ("shard0"). Both against uniform_f32 on a plain View of the local shape [R, C].
+  {
+    std::int64_t cols = 1;
+    while (cols * cols * 4 <= n) cols *= 2;
+    const std::int64_t rows = std::max<std::int64_t>(1, n / cols);
+    Kokkos::View<float**, Kokkos::LayoutRight, Space> local("local", rows, cols);
+    const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
+    const std::int64_t local_n = rows * cols;
+    add("uniform_f32_local_2d", 4, fill, local_n,
+        [&] { kdt::uniform_(local, 0.0, 1.0, gen); });
+    const auto sharded = [&](std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
+      kdt::Impl::GlobalBox box;
+      box.rank = 2;
+      box.global_extent[0] = g0;
+      box.global_extent[1] = g1;
+      box.origin[0] = o0;
+      box.origin[1] = o1;
+      return [&, box] {
+        const kdt::RNGState state = gen.get_state();
+        const std::uint64_t next = kdt::Impl::offset_after(
+            state, 1, static_cast<std::uint64_t>(box.global_extent[0] * box.global_extent[1]),
+            "kdt-perf");
+        kdt::Impl::fill_random(Space(), local, dist, state, box);
+        gen.set_state(kdt::RNGState{state.seed, next});
+      };
+    };
+    add("dtensor_uniform_f32_shard0", 4, fill, local_n, sharded(2 * rows, cols, rows, 0));
+    add("dtensor_uniform_f32_shard1", 4, fill, local_n,
+        sharded(2 * rows, 2 * cols, rows, cols));
+    for (auto& r : out) {
+      if (r.name.rfind("dtensor_", 0) == 0) r.vs_local = r.gbps / gbps_of["uniform_f32_local_2d"];
+    }
+  }
+
+  // Anchors.
+  {
+    Kokkos::Random_XorShift64_Pool<Space> pool(20261130);
+    add("kokkos_xorshift64_pool_uniform_f32", 4, fill, n,
+        [&] { Kokkos::fill_random(f32, pool, 0.0f, 1.0f); });
+  }
+  if (device_is_host) {
+    std::mt19937 engine(20261130u);
+    std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+    float* data = reinterpret_cast<float*>(f32.data());
+    add("std_mt19937_uniform_f32", 4, fill, n, [&] {
+      for (std::int64_t i = 0; i < n; ++i) data[i] = uniform(engine);
+    });
+  }
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+  if (!device_is_host) {
+    for (int dynamic = 0; dynamic < 2; ++dynamic) {
+      curandGenerator_t g;
+      curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+      curandSetPseudoRandomGeneratorSeed(g, 20261130ull);
+      curandSetStream(g, Space().cuda_stream());
+      if (dynamic) curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DYNAMIC);
+      const std::string tag = dynamic ? "curand_philox_dynamic_" : "curand_philox_";
+      add(tag + "uniform_f32", 4, fill, n,
+          [&] { curandGenerateUniform(g, f32.data(), static_cast<std::size_t>(n)); });
+      add(tag + "normal_f32", 4, fill, n & ~std::int64_t(1), [&] {
+        curandGenerateNormal(g, f32.data(), static_cast<std::size_t>(n & ~std::int64_t(1)), 0.0f,
+                             1.0f);
+      });
+      curandDestroyGenerator(g);
+    }
+  }
+#endif
+
+  std::map<std::string, double> ceiling_of;
+  for (auto& r : out) ceiling_of[r.name] = r.gbps;
+  for (auto& r : out) {
+    r.ceiling_gbps = r.ceiling.empty() ? r.gbps : ceiling_of[r.ceiling];
+    if (wanted(opt, r.name)) records.push_back(r);
+  }
+}
+
+std::string backend_name() { return Space::name(); }
+
+void print_records(const std::vector<Record>& records) {
+  if (g_rank != 0) return;
+  std::printf("%-40s %12s %10s %10s %9s %7s %9s\n", "name", "size", "ms", "GB/s", "ceiling", "ratio",
+              "vs_local");
+  for (const auto& r : records) {
+    std::printf("%-40s %12lld %10.4f %10.2f %9.2f %7.3f", r.name.c_str(),
+                static_cast<long long>(r.size), r.ms, r.gbps, r.ceiling_gbps,
+                r.gbps / r.ceiling_gbps);
+    if (r.vs_local >= 0) std::printf(" %9.3f", r.vs_local);
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+}
+
+void write_json(const std::vector<Record>& records, const std::string& file) {
+  if (g_rank != 0 || file.empty()) return;
+  std::ofstream out(file);
+  out << "[\n";
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& r = records[i];
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf),
+                  "  {\"name\": \"%s\", \"ms\": %.6f, \"gbps\": %.3f, \"ceiling\": \"%s\", "
+                  "\"ceiling_gbps\": %.3f, \"ratio\": %.4f, \"bytes_per_element\": %d, "
+                  "\"backend\": \"%s\", \"ranks\": %d, \"size\": %lld",
+                  r.name.c_str(), r.ms, r.gbps, r.ceiling.empty() ? r.name.c_str() : r.ceiling.c_str(),
+                  r.ceiling_gbps, r.gbps / r.ceiling_gbps, r.bytes_per_element,
+                  backend_name().c_str(), g_ranks, static_cast<long long>(r.size));
+    out << buf;
+    if (r.vs_local >= 0) {
+      std::snprintf(buf, sizeof(buf), ", \"vs_local\": %.4f", r.vs_local);
+      out << buf;
+    }
+    out << "}" << (i + 1 < records.size() ? "," : "") << "\n";
+  }
+  out << "]\n";
+}
+
+// ---- --check-curand ---------------------------------------------------------------------
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+// Thread t: curand() after curand_init(seed, 0, offset + t) (word offset + t of the stream),
+// and thread 0 also the next `run` words of that state (consecutive words).
+__global__ void curand_words(unsigned long long seed, unsigned long long offset, int n,
+                             unsigned int* words, int run, unsigned int* consecutive) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  curandStatePhilox4_32_10_t state;
+  curand_init(seed, 0ull, offset + static_cast<unsigned long long>(t), &state);
+  words[t] = curand(&state);
+  if (t == 0) {
+    consecutive[0] = words[0];
+    for (int i = 1; i < run; ++i) consecutive[i] = curand(&state);
+  }
+}
+
+int check_curand() {
+  const std::uint64_t seeds[] = {0ull, 1ull, 42ull, 67280421310721ull, 0xFFFFFFFFFFFFFFFFull,
+                                 0x0123456789ABCDEFull};
+  const std::uint64_t offsets[] = {0ull, 4ull, 1000ull, (1ull << 32) - 8, (1ull << 32) + 12,
+                                   (1ull << 34) + 4, (1ull << 40) + 1024, (1ull << 63) - 4096};
+  const int n = 4099, run = 1001;
+  int failures = 0, cases = 0;
+  Kokkos::View<std::uint32_t*, Space> bits("bits", n);
+  Kokkos::View<unsigned int*, Space> ref("ref", n), seq("seq", run);
+  for (auto seed : seeds) {
+    for (auto offset : offsets) {
+      ++cases;
+      kdt::Generator gen(seed);
+      gen.set_state(kdt::RNGState{seed, offset});
+      kdt::random_bits_(bits, gen);
+      Kokkos::fence();
+      curand_words<<<(n + 127) / 128, 128>>>(seed, offset, n, ref.data(), run, seq.data());
+      const cudaError_t err = cudaDeviceSynchronize();
+      auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bits);
+      auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref);
+      auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), seq);
+      int bad = err != cudaSuccess ? 1 : 0;
+      for (int i = 0; i < n; ++i) bad += b(i) != r(i);
+      for (int i = 0; i < run; ++i) bad += b(i) != s(i);
+      if (bad) {
+        ++failures;
+        std::printf("FAIL seed %llu offset %llu: %d mismatches (first words %08x vs %08x)%s\n",
+                    static_cast<unsigned long long>(seed), static_cast<unsigned long long>(offset),
+                    bad, b(0), r(0), err != cudaSuccess ? cudaGetErrorString(err) : "");
+      }
+    }
+  }
+  std::printf("%s: random_bits_ vs curand() after curand_init(seed, 0, offset): %d of %d cases "
+              "(%d words each, incl. offsets > 2^32)\n",
+              failures ? "FAIL" : "PASS", cases - failures, cases, n);
+  return failures ? 1 : 0;
+}
+#endif
+
+// ---- --dump -------------------------------------------------------------------------------
+
+// Every distribution on a few odd shapes, layouts, seeds and offsets, through
+// Impl::fill_random on execution space ES, written as raw little-endian binary in logical
+// row-major order to DIR/<case>.bin. Returns the file names.
+template <class ES, class T, class Layout, class Dist>
+void dump_case(const std::string& dir, const std::string& name, const Dist& dist,
+               const std::vector<std::int64_t>& shape, std::uint64_t seed, std::uint64_t offset,
+               std::vector<std::string>& files) {
+  using Mem = typename ES::memory_space;
+  std::vector<char> bytes;
+  kdt::RNGState state{seed, offset};
+  const auto fill_input = [](auto& host_view, std::size_t count) {
+    using V = typename std::decay_t<decltype(host_view)>::value_type;
+    V* p = host_view.data();
+    for (std::size_t i = 0; i < count; ++i) p[i] = static_cast<V>(1.0 + 0.25 * (i % 7));
+  };
+  if (shape.size() == 1) {
+    Kokkos::View<T*, Layout, Mem> v("v", shape[0]);
+    auto h = Kokkos::create_mirror_view(v);
+    fill_input(h, v.size());
+    Kokkos::deep_copy(v, h);
+    kdt::Impl::fill_random(ES(), v, dist, state, kdt::Impl::whole_view_box(v));
+    Kokkos::deep_copy(h, v);
+    bytes.resize(v.size() * sizeof(T));
+    for (std::int64_t i = 0; i < shape[0]; ++i) std::memcpy(&bytes[i * sizeof(T)], &h(i), sizeof(T));
+  } else {
+    Kokkos::View<T**, Layout, Mem> v("v", shape[0], shape[1]);
+    auto h = Kokkos::create_mirror_view(v);
+    fill_input(h, v.size());
+    Kokkos::deep_copy(v, h);
+    kdt::Impl::GlobalBox box = kdt::Impl::whole_view_box(v);
+    if (shape.size() == 4) {  // a sub-box: global shape[2] x shape[3], origin (1, 3)
+      box.global_extent[0] = shape[2];
+      box.global_extent[1] = shape[3];
+      box.origin[0] = 1;
+      box.origin[1] = 3;
+    }
+    kdt::Impl::fill_random(ES(), v, dist, state, box);
+    Kokkos::deep_copy(h, v);
+    bytes.resize(v.size() * sizeof(T));
+    std::size_t k = 0;
+    for (std::int64_t i = 0; i < shape[0]; ++i)
+      for (std::int64_t j = 0; j < shape[1]; ++j, ++k) std::memcpy(&bytes[k * sizeof(T)], &h(i, j), sizeof(T));
+  }
+  std::string file = name;
+  for (auto e : shape) file += "_" + std::to_string(e);
+  file += std::is_same<Layout, Kokkos::LayoutLeft>::value ? "_left" : "_right";
+  file += "_s" + std::to_string(seed) + "_o" + std::to_string(offset) + ".bin";
+  std::ofstream(dir + "/" + file, std::ios::binary).write(bytes.data(), bytes.size());
+  files.push_back(file);
+}
+
+template <class ES, class T, class Dist>
+void dump_all_shapes(const std::string& dir, const std::string& name, const Dist& dist,
+                     std::vector<std::string>& files) {
+  const std::vector<std::vector<std::int64_t>> shapes = {
+      {1}, {7}, {1001}, {3, 5}, {17, 33}, {64, 127}, {5, 1031}, {6, 9, 11, 17}};
+  const std::pair<std::uint64_t, std::uint64_t> states[] = {
+      {0, 0}, {42, 4}, {67280421310721ull, (1ull << 32) - 8}, {0xFFFFFFFFFFFFFFFFull, (1ull << 40) + 12}};
+  for (const auto& shape : shapes) {
+    for (const auto& st : states) {
+      dump_case<ES, T, Kokkos::LayoutRight>(dir, name, dist, shape, st.first, st.second, files);
+      if (shape.size() > 1 && st.first == 42)
+        dump_case<ES, T, Kokkos::LayoutLeft>(dir, name, dist, shape, st.first, st.second, files);
+    }
+  }
+}
+
+template <class ES>
+std::vector<std::string> dump_backend(const std::string& dir) {
+  namespace I = kdt::Impl;
+  const char* f = "kdt-perf";
+  std::vector<std::string> files;
+  mkdir(dir.c_str(), 0755);
+  dump_all_shapes<ES, float>(dir, "uniform_f32", I::make_uniform<float>(0, 1, f), files);
+  dump_all_shapes<ES, float>(dir, "uniform_m2_3_f32", I::make_uniform<float>(-2, 3, f), files);
+  dump_all_shapes<ES, double>(dir, "uniform_f64", I::make_uniform<double>(0, 1, f), files);
+  dump_all_shapes<ES, double>(dir, "uniform_m2_3_f64", I::make_uniform<double>(-2, 3, f), files);
+  dump_all_shapes<ES, float>(dir, "normal_f32", I::make_normal<float>(0.5, 2, f), files);
+  dump_all_shapes<ES, double>(dir, "normal_f64", I::make_normal<double>(0.5, 2, f), files);
+  dump_all_shapes<ES, float>(dir, "log_normal_f32", I::make_log_normal<float>(1, 2, f), files);
+  dump_all_shapes<ES, double>(dir, "log_normal_f64", I::make_log_normal<double>(1, 2, f), files);
+  dump_all_shapes<ES, float>(dir, "bernoulli_f32", I::make_bernoulli<float>(0.3, f), files);
+  dump_all_shapes<ES, double>(dir, "bernoulli_f64", I::make_bernoulli<double>(0.3, f), files);
+  dump_all_shapes<ES, std::int8_t>(dir, "bernoulli_i8", I::make_bernoulli<std::int8_t>(0.7, f), files);
+  dump_all_shapes<ES, float>(dir, "dropout_f32", I::make_dropout<float>(0.2, f), files);
+  dump_all_shapes<ES, double>(dir, "dropout_f64", I::make_dropout<double>(0.2, f), files);
+  dump_all_shapes<ES, std::uint32_t>(dir, "bits_u32", I::make_random_bits<std::uint32_t>(f), files);
+  dump_all_shapes<ES, std::uint64_t>(dir, "bits_u64", I::make_random_bits<std::uint64_t>(f), files);
+  dump_all_shapes<ES, std::int32_t>(dir, "randint_i32", I::make_randint<std::int32_t>(-7, 1000003, f), files);
+  dump_all_shapes<ES, std::int64_t>(dir, "randint_i64", I::make_randint<std::int64_t>(-7, 1ll << 40, f), files);
+  dump_all_shapes<ES, float>(dir, "exponential_f32", I::make_exponential<float>(1.5, f), files);
+  dump_all_shapes<ES, double>(dir, "exponential_f64", I::make_exponential<double>(1.5, f), files);
+  dump_all_shapes<ES, float>(dir, "geometric_f32", I::make_geometric<float>(0.3, f), files);
+  dump_all_shapes<ES, std::int32_t>(dir, "geometric_i32", I::make_geometric<std::int32_t>(0.01, f), files);
+  dump_all_shapes<ES, double>(dir, "geometric_f64", I::make_geometric<double>(0.3, f), files);
+  dump_all_shapes<ES, float>(dir, "trunc_normal_f32", I::make_trunc_normal<float>(0, 1, -2, 2, f), files);
+  dump_all_shapes<ES, double>(dir, "trunc_normal_f64", I::make_trunc_normal<double>(0, 1, -2, 2, f), files);
+  Kokkos::fence();
+  return files;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  std::string sa((std::istreambuf_iterator<char>(fa)), std::istreambuf_iterator<char>());
+  std::string sb((std::istreambuf_iterator<char>(fb)), std::istreambuf_iterator<char>());
+  return fa.good() == fb.good() && sa == sb && !sa.empty();
+}
+
+// DIR/<backend>/...: the default execution space, and the default host execution space too
+// when it differs; both are compared in-process file by file.
+int dump(const std::string& dir) {
+  if (g_rank != 0) return 0;
+  mkdir(dir.c_str(), 0755);
+  const std::string device_dir = dir + "/" + Space::name();
+  const auto files = dump_backend<Space>(device_dir);
+  std::printf("dump: %zu files in %s\n", files.size(), device_dir.c_str());
+  if (device_is_host) return 0;
+  const std::string host_dir = dir + "/" + HostSpace::name();
+  dump_backend<HostSpace>(host_dir);
+  int bad = 0;
+  for (const auto& f : files) {
+    if (!same_file(device_dir + "/" + f, host_dir + "/" + f)) {
+      ++bad;
+      if (bad <= 20) std::printf("DIFFER: %s\n", f.c_str());
+    }
+  }
+  std::printf("%s: %s vs %s: %zu files, %d differ\n", bad ? "FAIL" : "PASS", Space::name(),
+              HostSpace::name(), files.size(), bad);
+  return bad ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
+  int rc = 0;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    Options opt;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      const auto next = [&]() -> std::string {
+        if (i + 1 >= argc) {
+          std::fprintf(stderr, "kdt-perf: %s needs a value\n", a.c_str());
+          std::exit(2);
+        }
+        return argv[++i];
+      };
+      if (a == "--size") {
+        opt.sizes = {parse_size(next())};
+      } else if (a == "--sizes") {
+        opt.sizes.clear();
+        for (const auto& s : split(next())) opt.sizes.push_back(parse_size(s));
+      } else if (a == "--iters") {
+        opt.iters = std::max(1, std::atoi(next().c_str()));
+      } else if (a == "--warmup") {
+        opt.warmup = std::max(0, std::atoi(next().c_str()));
+      } else if (a == "--json") {
+        opt.json = next();
+      } else if (a == "--only") {
+        opt.only = split(next());
+      } else if (a == "--cpu-time") {
+        g_cpu_time = device_is_host;
+      } else if (a == "--check-curand") {
+        opt.check_curand = true;
+      } else if (a == "--dump") {
+        opt.dump = next();
+      } else if (a == "--help" || a == "-h") {
+        if (g_rank == 0)
+          std::printf(
+              "kdt-perf [--size N | --sizes N1,N2,...] [--iters K>=20] [--warmup W] [--json FILE]\n"
+              "         [--only name,...] | --check-curand | --dump DIR\n");
+        opt.sizes = {};
+        opt.iters = -1;
+      } else {
+        std::fprintf(stderr, "kdt-perf: unknown argument %s\n", a.c_str());
+        rc = 2;
+      }
+    }
+    if (rc == 0 && opt.iters > 0) {
+      if (opt.check_curand) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+        rc = g_rank == 0 ? check_curand() : 0;
+#else
+        if (g_rank == 0) std::printf("FAIL: --check-curand needs a CUDA build with cuRAND\n");
+        rc = 1;
+#endif
+      } else if (!opt.dump.empty()) {
+        rc = dump(opt.dump);
+      } else {
+        if (opt.sizes.empty()) opt.sizes = {device_is_host ? (1ll << 24) : (1ll << 28)};
+        if (g_rank == 0)
+          std::printf("kdt-perf: backend %s, %d rank(s), %d timed runs (median) after %d warm-up\n",
+                      backend_name().c_str(), g_ranks, opt.iters, opt.warmup);
+        std::vector<Record> records;
+        for (auto n : opt.sizes) run_size(n, opt, records);
+        print_records(records);
+        write_json(records, opt.json);
+      }
+    }
+  }
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of fuzz/ for SECONDS (default 60) from the committed seed
+# corpus fuzz/corpus/<target>/. New inputs go to a scratch directory, not into the
+# committed corpus; a crash leaves its input there and makes this script exit non-zero.
+#
+#   tools/run_fuzzers.sh [BUILD_DIR (default build-fuzz)] [SECONDS (default 60)]
+#
+# The build dir comes from
+#   cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DKokkosDTensor_ENABLE_FUZZING=ON
+#   cmake --build build-fuzz --target fuzz_local_shape fuzz_rng_state
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${1:-build-fuzz}
+SECONDS_EACH=${2:-60}
+SCRATCH=${FUZZ_SCRATCH:-$BUILD_DIR/fuzz/scratch}
+
+for target in fuzz_local_shape fuzz_rng_state; do
+  exe="$BUILD_DIR/fuzz/$target"
+  [ -x "$exe" ] || { echo "run_fuzzers.sh: $exe is missing (build it first)" >&2; exit 1; }
+  mkdir -p "$SCRATCH/$target"
+  echo "+ $exe -max_total_time=$SECONDS_EACH -artifact_prefix=$SCRATCH/$target/ $SCRATCH/$target fuzz/corpus/$target"
+  if ! "$exe" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
+      -artifact_prefix="$SCRATCH/$target/" "$SCRATCH/$target" "fuzz/corpus/$target" \
+      > "$SCRATCH/$target.log" 2>&1; then
+    tail -n 60 "$SCRATCH/$target.log" >&2
+    echo "run_fuzzers.sh: $target failed; the input is in $SCRATCH/$target/ (crash-*)" >&2
+    exit 1
+  fi
+  grep -E "^(Done|stat::number_of_executed_units|stat::new_units_added)" "$SCRATCH/$target.log" || true
+done
+echo "run_fuzzers.sh: every target ran ${SECONDS_EACH} s without a failure"

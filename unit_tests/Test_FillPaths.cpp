@@ -1,0 +1,200 @@
+// The fill kernels of Impl::fill_random (docs/performance.md): the rows path in its device
+// style (one block per work item, vector stores) and host style (chunks, batched Philox,
+// AVX2+FMA dispatch) give the same bytes as the generic kernel for every distribution,
+// with row starts not aligned to a block, odd row lengths, tiny Views, sub-boxes,
+// subviews with unaligned data pointers, LayoutLeft and LayoutRight, ranks 1 to 3.
+
+#include <gtest/gtest.h>
+
+#include <KokkosDTensor_Generator.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace kdt = KokkosDTensor;
+using kdt::Impl::FillPath;
+
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+
+template <class View>
+std::vector<unsigned char> bytes_of(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  std::vector<unsigned char> out;
+  // Logical order, so that the comparison does not depend on padding.
+  using T = typename View::non_const_value_type;
+  const std::size_t n = v.size();
+  out.resize(n * sizeof(T));
+  std::size_t k = 0;
+  if constexpr (View::rank == 1) {
+    for (std::size_t i = 0; i < v.extent(0); ++i, ++k) std::memcpy(&out[k * sizeof(T)], &h(i), sizeof(T));
+  } else if constexpr (View::rank == 2) {
+    for (std::size_t i = 0; i < v.extent(0); ++i)
+      for (std::size_t j = 0; j < v.extent(1); ++j, ++k) std::memcpy(&out[k * sizeof(T)], &h(i, j), sizeof(T));
+  } else {
+    for (std::size_t i = 0; i < v.extent(0); ++i)
+      for (std::size_t j = 0; j < v.extent(1); ++j)
+        for (std::size_t l = 0; l < v.extent(2); ++l, ++k)
+          std::memcpy(&out[k * sizeof(T)], &h(i, j, l), sizeof(T));
+  }
+  return out;
+}
+
+// Fills `view` with every path and compares each with the generic kernel.
+template <class View, class Dist>
+void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox& box,
+                 const kdt::RNGState& state, const std::string& what) {
+  std::vector<unsigned char> reference;
+  for (FillPath path : {FillPath::generic, FillPath::rows_device, FillPath::rows_host,
+                        FillPath::automatic}) {
+    // Inputs for dropout: a fixed pattern.
+    using T = typename View::non_const_value_type;
+    Kokkos::deep_copy(view, T(3));
+    kdt::Impl::fill_random_with(ExecSpace(), view, dist, state, box, path);
+    Kokkos::fence();
+    auto got = bytes_of(view);
+    if (path == FillPath::generic) {
+      reference = got;
+    } else {
+      ASSERT_EQ(got, reference) << what << " path " << static_cast<int>(path);
+    }
+  }
+}
+
+template <class View, class Maker>
+void check_all_boxes_1d(Maker make, const char* name) {
+  for (std::int64_t global : {1, 2, 3, 5, 7, 8, 13, 64, 1001, 4099, 9000}) {
+    for (std::int64_t origin : {0, 1, 2, 3, 5}) {
+      for (std::int64_t local : {std::int64_t(1), std::int64_t(3), global - origin}) {
+        if (origin + local > global || local <= 0) continue;
+        for (std::uint64_t offset : {0ull, 4ull, 12ull, (1ull << 34) - 8}) {
+          View v("v", local);
+          kdt::Impl::GlobalBox box;
+          box.rank = 1;
+          box.global_extent[0] = global;
+          box.origin[0] = origin;
+          check_paths(v, make(), box, kdt::RNGState{1234567ull + offset, offset},
+                      std::string(name) + " 1d g=" + std::to_string(global) +
+                          " o=" + std::to_string(origin) + " n=" + std::to_string(local) +
+                          " off=" + std::to_string(offset));
+        }
+      }
+    }
+  }
+}
+
+template <class T, class Layout, class Maker>
+void check_all_boxes_2d(Maker make, const char* name) {
+  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5}, {7, 1}, {5, 9}, {4, 8}, {9, 1030}, {33, 4}};
+  for (auto& g : shapes) {
+    for (std::int64_t o0 : {0, 1}) {
+      for (std::int64_t o1 : {0, 1, 2, 3}) {
+        if (o0 >= g[0] || o1 >= g[1]) continue;
+        for (int full : {0, 1}) {
+          const std::int64_t n0 = full ? g[0] - o0 : 1 + (g[0] - o0 - 1) / 2;
+          const std::int64_t n1 = full ? g[1] - o1 : 1 + (g[1] - o1 - 1) / 2;
+          Kokkos::View<T**, Layout, ExecSpace> v("v", n0, n1);
+          kdt::Impl::GlobalBox box;
+          box.rank = 2;
+          box.global_extent[0] = g[0];
+          box.global_extent[1] = g[1];
+          box.origin[0] = o0;
+          box.origin[1] = o1;
+          check_paths(v, make(), box, kdt::RNGState{99, 40}, std::string(name) + " 2d");
+        }
+      }
+    }
+  }
+}
+
+template <class T, class Maker>
+void check_everything(Maker make, const char* name) {
+  check_all_boxes_1d<Kokkos::View<T*, ExecSpace>>(make, name);
+  check_all_boxes_2d<T, Kokkos::LayoutRight>(make, name);
+  check_all_boxes_2d<T, Kokkos::LayoutLeft>(make, name);
+  // Rank 3 with a sub-box in the middle dimension.
+  {
+    Kokkos::View<T***, Kokkos::LayoutRight, ExecSpace> v("v", 3, 2, 11);
+    kdt::Impl::GlobalBox box;
+    box.rank = 3;
+    const std::int64_t g[3] = {4, 5, 13}, o[3] = {1, 2, 1};
+    for (int d = 0; d < 3; ++d) {
+      box.global_extent[d] = g[d];
+      box.origin[d] = o[d];
+    }
+    check_paths(v, make(), box, kdt::RNGState{5, 8}, std::string(name) + " 3d");
+    check_paths(v, make(), kdt::Impl::whole_view_box(v), kdt::RNGState{5, 8},
+                std::string(name) + " 3d whole");
+  }
+  // Subviews whose data pointer is not aligned to a block (element 1, 2, 3 of a View).
+  for (int shift = 1; shift < 4; ++shift) {
+    Kokkos::View<T*, ExecSpace> base("base", 1000);
+    auto sub = Kokkos::subview(base, Kokkos::make_pair(shift, 1000 - shift));
+    check_paths(sub, make(), kdt::Impl::whole_view_box(sub), kdt::RNGState{7, 4},
+                std::string(name) + " unaligned subview");
+    Kokkos::View<T**, Kokkos::LayoutRight, ExecSpace> base2("base2", 9, 37);
+    auto sub2 = Kokkos::subview(base2, Kokkos::make_pair(1, 8), Kokkos::make_pair(shift, 37));
+    check_paths(sub2, make(), kdt::Impl::whole_view_box(sub2), kdt::RNGState{7, 4},
+                std::string(name) + " unaligned 2d subview");
+  }
+}
+
+}  // namespace
+
+TEST(FillPaths, Uniform) {
+  check_everything<float>([] { return kdt::Impl::make_uniform<float>(0, 1, "t"); }, "uniform f32");
+  check_everything<float>([] { return kdt::Impl::make_uniform<float>(-2, 3, "t"); }, "uniform f32 -2..3");
+  check_everything<double>([] { return kdt::Impl::make_uniform<double>(0, 1, "t"); }, "uniform f64");
+}
+
+TEST(FillPaths, Normal) {
+  check_everything<float>([] { return kdt::Impl::make_normal<float>(0.5, 2, "t"); }, "normal f32");
+  check_everything<double>([] { return kdt::Impl::make_normal<double>(0, 1, "t"); }, "normal f64");
+}
+
+TEST(FillPaths, BernoulliDropoutBitsRandint) {
+  check_everything<float>([] { return kdt::Impl::make_bernoulli<float>(0.3, "t"); }, "bernoulli f32");
+  check_everything<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); }, "bernoulli i8");
+  check_everything<float>([] { return kdt::Impl::make_dropout<float>(0.25, "t"); }, "dropout f32");
+  check_everything<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); }, "dropout f64");
+  check_everything<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); }, "bits u32");
+  check_everything<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); }, "bits u64");
+  check_everything<std::int32_t>([] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); }, "randint i32");
+}
+
+TEST(FillPaths, OthersAndLogNormal) {
+  check_everything<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); }, "log_normal f32");
+  check_everything<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); }, "exponential f32");
+  check_everything<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); }, "trunc_normal f64");
+}
+
+TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {
+  for (std::uint64_t seed : {0ull, 1ull, 0xFFFFFFFFFFFFFFFFull, 67280421310721ull}) {
+    const auto key = kdt::Impl::philox_key_schedule(seed);
+    for (std::uint64_t first : {0ull, (1ull << 32) - 3, (1ull << 62) + 5}) {
+      std::uint32_t word[4 * 8];
+      kdt::Impl::philox4x32_10_batch<8>(key, first, word);
+      for (int l = 0; l < 8; ++l) {
+        const auto a = kdt::Impl::stream_block(seed, first + l);
+        const auto b = kdt::Impl::stream_block(key, first + l);
+        for (int j = 0; j < 4; ++j) {
+          EXPECT_EQ(a.word[j], b.word[j]);
+          EXPECT_EQ(a.word[j], word[4 * l + j]);
+        }
+      }
+    }
+  }
+}
+
+TEST(FillPaths, FastDivider) {
+  for (std::uint32_t d : {1u, 2u, 3u, 5u, 7u, 255u, 256u, 1000u, 65535u, 65537u, 1u << 30, (1u << 31) - 1, 1u << 31}) {
+    const kdt::Impl::FastDivider32 div(d);
+    for (std::uint32_t n : {0u, 1u, d - 1, d, d + 1, 12345678u, (1u << 31) - 1, (1u << 31) - 2, 2u * d - 1}) {
+      if (n >= (1u << 31)) continue;
+      EXPECT_EQ(div.divide(n), n / d) << n << " / " << d;
+    }
+  }
+}
