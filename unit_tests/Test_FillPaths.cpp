@@ -20,9 +20,27 @@ namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 
+// A LayoutRight copy of `v` in v's memory space: Kokkos copies strided Views within one
+// memory space, but not across spaces (device subview -> host).
+template <class View>
+auto contiguous_copy(const View& v) {
+  using Contiguous = Kokkos::View<typename View::non_const_data_type, Kokkos::LayoutRight,
+                                  typename View::memory_space>;
+  Contiguous c;
+  if constexpr (View::rank == 1) {
+    c = Contiguous("contiguous", v.extent(0));
+  } else if constexpr (View::rank == 2) {
+    c = Contiguous("contiguous", v.extent(0), v.extent(1));
+  } else {
+    c = Contiguous("contiguous", v.extent(0), v.extent(1), v.extent(2));
+  }
+  Kokkos::deep_copy(c, v);
+  return c;
+}
+
 template <class View>
 std::vector<unsigned char> bytes_of(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), contiguous_copy(v));
   std::vector<unsigned char> out;
   // Logical order, so that the comparison does not depend on padding.
   using T = typename View::non_const_value_type;
