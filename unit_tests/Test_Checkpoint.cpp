@@ -16,21 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "TestHelpers.hpp"
+
 namespace kdt = KokkosDTensor;
+using namespace TestHelpers;
 
 namespace {
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 // A checkpoint written once and committed here: seed 0x0123456789abcdef, offset 2^36 + 16.
 constexpr std::array<std::uint8_t, 16> kCheckpoint = {0xef, 0xcd, 0xab, 0x89, 0x67, 0x45,
@@ -47,11 +38,6 @@ std::vector<typename ViewType::non_const_value_type> row_major(const ViewType& v
   for (std::size_t i = 0; i < host.extent(0); ++i)
     for (std::size_t j = 0; j < host.extent(1); ++j) values.push_back(host(i, j));
   return values;
-}
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
 }
 
 // The op sequence a training step might run after a restore: values of each op (row-major)

@@ -12,35 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "TestHelpers.hpp"
+
 namespace kdt = KokkosDTensor;
+using namespace TestHelpers;
 
 namespace {
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-// Every ordered way to write n as a product of `ndim` positive factors.
-std::vector<std::vector<int>> factorisations(int n, int ndim) {
-  if (ndim == 1) return {{n}};
-  std::vector<std::vector<int>> result;
-  for (int first = 1; first <= n; ++first) {
-    if (n % first) continue;
-    for (auto rest : factorisations(n / first, ndim - 1)) {
-      rest.insert(rest.begin(), first);
-      result.push_back(rest);
-    }
-  }
-  return result;
-}
 
 std::vector<std::string> names_for(int ndim) {
   const std::vector<std::string> all = {"pp", "dp", "tp"};

@@ -20,21 +20,12 @@
 #include <utility>
 #include <vector>
 
+#include "TestHelpers.hpp"
+
 namespace kdt = KokkosDTensor;
+using namespace TestHelpers;
 
 namespace {
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 std::vector<int> all_ranks() {
   std::vector<int> ranks(world_size());

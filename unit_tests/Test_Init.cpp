@@ -14,53 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "TestHelpers.hpp"
+
 namespace kdt = KokkosDTensor;
+using namespace TestHelpers;
 
 namespace {
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-// Every way to write world_size() as an ordered product of `ndim` factors.
-std::vector<std::vector<int>> mesh_shapes(int ndim) {
-  std::vector<std::vector<int>> shapes;
-  std::function<void(int, std::vector<int>)> extend = [&](int rest, std::vector<int> shape) {
-    if (static_cast<int>(shape.size()) == ndim - 1) {
-      shape.push_back(rest);
-      shapes.push_back(shape);
-      return;
-    }
-    for (int f = 1; f <= rest; ++f) {
-      if (rest % f) continue;
-      auto next = shape;
-      next.push_back(f);
-      extend(rest / f, next);
-    }
-  };
-  extend(world_size(), {});
-  return shapes;
-}
-
-// Every placement list for a mesh of `mesh_ndim` dims over a tensor of `tensor_rank` dims.
-std::vector<std::vector<kdt::Placement>> placement_lists(int mesh_ndim, int tensor_rank) {
-  std::vector<kdt::Placement> choices = {kdt::Replicate()};
-  for (int d = 0; d < tensor_rank; ++d) choices.push_back(kdt::Shard(d));
-  std::vector<std::vector<kdt::Placement>> lists = {{}};
-  for (int m = 0; m < mesh_ndim; ++m) {
-    std::vector<std::vector<kdt::Placement>> longer;
-    for (const auto& list : lists)
-      for (const auto& choice : choices) {
-        auto next = list;
-        next.push_back(choice);
-        longer.push_back(next);
-      }
-    lists = longer;
-  }
-  return lists;
-}
 
 // Row-major values of a View of any rank on the host.
 template <class ViewType>
@@ -83,11 +42,6 @@ std::vector<typename ViewType::non_const_value_type> values_of(const ViewType& v
     values.push_back(kdt::Impl::host_element(host, index.data()));
   }
   return values;
-}
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
 }
 
 // Expects `call` to throw E with exactly `message`.
