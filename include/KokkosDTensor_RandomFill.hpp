@@ -295,7 +295,17 @@ struct FillRowsGeometry {
     const std::int64_t first = static_cast<std::int64_t>(block * E - row_start);
     const std::int64_t length = static_cast<std::int64_t>(row_length);
     if (first >= length || first + E <= 0) return;
-    const PhiloxBlock words = stream_block(key, first_block + block);
+    fill_block_words(row, row_start, block, stream_block(key, first_block + block));
+  }
+
+  // The same with the block's words already drawn.
+  KOKKOS_FORCEINLINE_FUNCTION void fill_block_words(T* row, std::uint64_t row_start,
+                                                    std::uint64_t block,
+                                                    const PhiloxBlock& words) const {
+    constexpr int E = elements_per_block;
+    const std::int64_t first = static_cast<std::int64_t>(block * E - row_start);
+    const std::int64_t length = static_cast<std::int64_t>(row_length);
+    if (first >= length || first + E <= 0) return;
     T values[E] = {};
     if (first >= 0 && first + E <= length) {
       if (Dist::reads_input) load_block<T, E>(row + first, values);
@@ -317,12 +327,33 @@ struct FillRowsGeometry {
   }
 };
 
-// Device style: one work item = one Philox block of one row.
+// Blocks per work item in the strided one-row mode (below).
+constexpr int strided_blocks_per_item = 4;
+
+// Device style: one work item = one Philox block of one row; or, in the strided one-row
+// mode (strided_items != 0), item i fills blocks i + j * strided_items for
+// j < strided_blocks_per_item: a warp still stores consecutive blocks each step, and each
+// thread runs that many independent Philox chains (instruction-level parallelism) instead of
+// retiring after 16 bytes.
 template <class T, class Dist, int RowRank, class Index>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = false;
+  std::uint64_t strided_items = 0;
+
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
     constexpr int E = Dist::elements_per_block;
+    if (RowRank == 0 && strided_items != 0) {
+      constexpr int K = strided_blocks_per_item;
+      const std::uint64_t row_start = this->origin_linear;
+      std::uint64_t block[K];
+      PhiloxBlock words[K];
+      for (int j = 0; j < K; ++j) {
+        block[j] = row_start / E + static_cast<std::uint64_t>(item) + j * strided_items;
+        words[j] = stream_block(this->key, this->first_block + block[j]);
+      }
+      for (int j = 0; j < K; ++j) this->fill_block_words(this->data, row_start, block[j], words[j]);
+      return;
+    }
     Index row = 0, block_in_row = item;
     if (RowRank > 0) {
       row = this->per_row.divide(item);
@@ -464,7 +495,7 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
                  const RNGState& state, std::uint64_t origin_linear,
                  const std::uint64_t* global_stride, std::uint64_t row_length,
                  std::uint64_t rows, std::uint64_t blocks_per_row, std::uint64_t units_per_row,
-                 bool host_style) {
+                 bool host_style, bool strided = false) {
   Functor functor;
   functor.data = view.data();
   functor.dist = dist;
@@ -489,6 +520,9 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
   if constexpr (Functor::is_host_style) {
     functor.chunks_per_row = static_cast<Index>(units_per_row);
     functor.use_avx2_fma = host_has_avx2_fma();
+  } else if (RowRank == 0 && strided) {
+    units_per_row = (blocks_per_row + strided_blocks_per_item - 1) / strided_blocks_per_item;
+    functor.strided_items = units_per_row;
   }
   (void)host_style;
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
@@ -504,7 +538,7 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
 template <class ExecSpace, class ViewType, class Dist>
 bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
                const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride,
-               bool host_style) {
+               bool host_style, bool strided) {
   using T = typename ViewType::value_type;
   constexpr int rank = static_cast<int>(ViewType::rank);
   constexpr int E = Dist::elements_per_block;
@@ -553,7 +587,7 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
       {
         launch_rows<FillRowsFunctor<T, Dist, RR, Index>, RR, Index>(
             space, view, dist, state, origin_linear, global_stride, row_length, rows,
-            blocks_per_row, units_per_row, host_style);
+            blocks_per_row, units_per_row, host_style, strided);
       }
     };
     using rank0 = std::integral_constant<int, 0>;
@@ -636,7 +670,14 @@ void fill_random_with(const ExecSpace& space, const ViewType& view, const Dist& 
     // The host-style functor is opt-in: measured on this project's x86-64 machine it is not
     // yet faster than the device-style kernel on the host (docs/performance.md).
     const bool host_style = runs_on_host<ExecSpace>() && path == FillPath::rows_host;
-    if (fill_rows(space, view, dist, state, box, global_stride, host_style)) return;
+    // The strided one-row mode is what device backends run for write-only ops (on the H200
+    // it made uniform_ f32 15% faster but dropout_, which also reads, 11% slower:
+    // docs/performance.md); rows_device selects it on the host too, so that the host tests
+    // compare it with the other paths.
+    const bool strided = path == FillPath::rows_device ||
+                         (path == FillPath::automatic && !runs_on_host<ExecSpace>() &&
+                          !Dist::reads_input);
+    if (fill_rows(space, view, dist, state, box, global_stride, host_style, strided)) return;
   }
 
   const std::uint64_t first_block = state.offset / 4;
