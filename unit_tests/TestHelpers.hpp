@@ -8,6 +8,8 @@
 
 #include <cstring>
 #include <mpi.h>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace TestHelpers {
@@ -43,11 +45,13 @@ inline std::vector<std::vector<int>> mesh_shapes(int ndim) {
   return factorisations(world_size(), ndim);
 }
 
-// Every placement list for a mesh of `mesh_ndim` dims over a tensor of `tensor_rank` dims.
-inline std::vector<std::vector<KokkosDTensor::Placement>> placement_lists(int mesh_ndim,
-                                                                          int tensor_rank) {
+// Every placement list for a mesh of `mesh_ndim` dims over a tensor of `tensor_rank` dims,
+// from Replicate and Shard(0..tensor_rank-1), and Partial too when `with_partial`.
+inline std::vector<std::vector<KokkosDTensor::Placement>> placement_lists(
+    int mesh_ndim, int tensor_rank, bool with_partial = false) {
   std::vector<KokkosDTensor::Placement> choices = {KokkosDTensor::Replicate()};
   for (int d = 0; d < tensor_rank; ++d) choices.push_back(KokkosDTensor::Shard(d));
+  if (with_partial) choices.push_back(KokkosDTensor::Partial());
   std::vector<std::vector<KokkosDTensor::Placement>> lists = {{}};
   for (int m = 0; m < mesh_ndim; ++m) {
     std::vector<std::vector<KokkosDTensor::Placement>> longer;
@@ -73,6 +77,19 @@ inline bool all_ranks(bool local) {
   int value = local ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return value == 1;
+}
+
+// "invalid_argument: <what>", "runtime_error: <what>" or "no exception" for a call.
+template <class Function>
+std::string error_message(Function&& function) {
+  try {
+    function();
+  } catch (const std::invalid_argument& e) {
+    return std::string("invalid_argument: ") + e.what();
+  } catch (const std::runtime_error& e) {
+    return std::string("runtime_error: ") + e.what();
+  }
+  return "no exception";
 }
 
 }  // namespace TestHelpers

@@ -24,25 +24,6 @@ using Shape = std::vector<std::int64_t>;
 
 namespace {
 
-std::vector<std::vector<kdt::Placement>> all_placements(int mesh_ndim, int tensor_rank) {
-  std::vector<kdt::Placement> choices;
-  for (int d = 0; d < tensor_rank; ++d) choices.push_back(kdt::Shard(d));
-  choices.push_back(kdt::Replicate());
-  choices.push_back(kdt::Partial());
-  std::vector<std::vector<kdt::Placement>> result = {{}};
-  for (int m = 0; m < mesh_ndim; ++m) {
-    std::vector<std::vector<kdt::Placement>> longer;
-    for (const auto& prefix : result)
-      for (const auto& choice : choices) {
-        auto extended = prefix;
-        extended.push_back(choice);
-        longer.push_back(extended);
-      }
-    result = longer;
-  }
-  return result;
-}
-
 std::int64_t product(const Shape& shape) {
   std::int64_t n = 1;
   for (auto extent : shape) n *= extent;
@@ -101,18 +82,6 @@ std::uint64_t hash_of(const ViewType& view, const Shape& shape) {
   return hash;
 }
 
-template <class Function>
-std::string error_message(Function&& function) {
-  try {
-    function();
-  } catch (const std::invalid_argument& e) {
-    return std::string("invalid_argument: ") + e.what();
-  } catch (const std::runtime_error& e) {
-    return std::string("runtime_error: ") + e.what();
-  }
-  return "no exception";
-}
-
 // distribute_tensor then full_tensor for every placement combination on every mesh of
 // 1..3 dims over the world; returns the number of combinations checked.
 template <class DataType, class Layout>
@@ -125,7 +94,7 @@ int check_round_trips(const Shape& global_shape) {
   for (int mesh_ndim = 1; mesh_ndim <= 3; ++mesh_ndim) {
     for (const auto& mesh_shape : factorisations(world_size(), mesh_ndim)) {
       auto mesh = kdt::init_device_mesh(mesh_shape);
-      for (const auto& placements : all_placements(mesh_ndim, tensor_rank)) {
+      for (const auto& placements : placement_lists(mesh_ndim, tensor_rank, true)) {
         SCOPED_TRACE(mesh.to_string() + " " + kdt::to_string(placements));
         DT t = kdt::distribute_tensor<DT>(global, mesh, placements);
         EXPECT_TRUE(t.is_allocated());
@@ -193,7 +162,7 @@ TEST(DTensor, LocalShardsFilledFromTheirOffsetsAssembleTheGlobalTensor) {
   const Shape global_shape = {9, 5};
   for (const auto& mesh_shape : factorisations(world_size(), 2)) {
     auto mesh = kdt::init_device_mesh(mesh_shape, {"dp", "tp"});
-    for (const auto& placements : all_placements(2, 2)) {
+    for (const auto& placements : placement_lists(2, 2, true)) {
       if (kdt::is_partial(placements[0]) || kdt::is_partial(placements[1])) continue;
       kdt::DTensor<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> t("t", mesh, global_shape,
                                                                      placements);
@@ -216,7 +185,7 @@ TEST(DTensor, FullTensorIsIdenticalOnEveryRank) {
   // Count the ranks whose full tensor hashes to rank 0's hash: all of them.
   for (const auto& mesh_shape : factorisations(world_size(), 2)) {
     auto mesh = kdt::init_device_mesh(mesh_shape);
-    for (const auto& placements : all_placements(2, 2)) {
+    for (const auto& placements : placement_lists(2, 2, true)) {
       kdt::DTensor<float**, Kokkos::HostSpace> t("t", mesh, {6, 7}, placements);
       auto local = t.local();
       // Rank-dependent local data: replicas disagree on purpose, full_tensor must pick

@@ -71,18 +71,6 @@ std::vector<int> world_ranks_of(MPI_Comm comm) {
   return ranks;
 }
 
-template <class Function>
-std::string error_message(Function&& function) {
-  try {
-    function();
-  } catch (const std::invalid_argument& e) {
-    return std::string("invalid_argument: ") + e.what();
-  } catch (const std::runtime_error& e) {
-    return std::string("runtime_error: ") + e.what();
-  }
-  return "no exception";
-}
-
 }  // namespace
 
 TEST(DeviceMesh, OneDimensionalWorldMesh) {

@@ -11,22 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "TestHelpers.hpp"
+
 namespace kdt = KokkosDTensor;
+using namespace TestHelpers;
 using Shape = std::vector<std::int64_t>;
 
 namespace {
-
-template <class Function>
-std::string error_message(Function&& function) {
-  try {
-    function();
-  } catch (const std::invalid_argument& e) {
-    return std::string("invalid_argument: ") + e.what();
-  } catch (const std::runtime_error& e) {
-    return std::string("runtime_error: ") + e.what();
-  }
-  return "no exception";
-}
 
 // Brute force, element by element: along each mesh dim in order, a Shard(d) placement
 // deals the indices the shard currently owns along tensor dim d into n consecutive
@@ -59,26 +50,6 @@ std::vector<int> unravel(int p, const std::vector<int>& shape) {
     p /= shape[d];
   }
   return coordinate;
-}
-
-// Every placement list of length `mesh_ndim` over {Shard(0..rank-1), Replicate, Partial}.
-std::vector<std::vector<kdt::Placement>> all_placements(int mesh_ndim, int tensor_rank) {
-  std::vector<kdt::Placement> choices;
-  for (int d = 0; d < tensor_rank; ++d) choices.push_back(kdt::Shard(d));
-  choices.push_back(kdt::Replicate());
-  choices.push_back(kdt::Partial());
-  std::vector<std::vector<kdt::Placement>> result = {{}};
-  for (int m = 0; m < mesh_ndim; ++m) {
-    std::vector<std::vector<kdt::Placement>> longer;
-    for (const auto& prefix : result)
-      for (const auto& choice : choices) {
-        auto extended = prefix;
-        extended.push_back(choice);
-        longer.push_back(extended);
-      }
-    result = longer;
-  }
-  return result;
 }
 
 }  // namespace
@@ -154,7 +125,7 @@ TEST(Placement, ChunkShapesMatchBruteForce) {
     for (int extent : mesh_shape) mesh_size *= extent;
     for (const auto& global_shape : shapes) {
       const int rank = static_cast<int>(global_shape.size());
-      for (const auto& placements : all_placements(static_cast<int>(mesh_shape.size()), rank)) {
+      for (const auto& placements : placement_lists(static_cast<int>(mesh_shape.size()), rank, true)) {
         for (int p = 0; p < mesh_size; ++p) {
           const auto coordinate = unravel(p, mesh_shape);
           const auto got =
@@ -184,7 +155,7 @@ TEST(Placement, ShardsTileTheTensorExactlyOnce) {
   // Over the mesh dims that shard, every global element is owned by exactly one shard.
   const std::vector<int> mesh_shape = {3, 2, 2};
   const Shape global_shape = {5, 7};
-  for (const auto& placements : all_placements(3, 2)) {
+  for (const auto& placements : placement_lists(3, 2, true)) {
     std::vector<int> owners(5 * 7, 0);
     for (int p = 0; p < 12; ++p) {
       auto coordinate = unravel(p, mesh_shape);
