@@ -194,9 +194,9 @@ KOKKOS_INLINE_FUNCTION double double_inf() { return bits_to_double(0x7ff00000000
 // f = m - 1 (exact), log1p(f) = f + f^2 (-1/2 + f g(f)) with a degree-8 fit g on [-1/3, 1/3],
 // log(x) = e ln2 + log1p(f) with ln2 split in two. log(+-0) = -inf, log(x<0) = NaN,
 // log(+inf) = +inf, log(NaN) = NaN.
-KOKKOS_INLINE_FUNCTION float portable_log(float x) {
-  const bool tiny = x < 0x1p-126f;
-  const float xs = tiny ? portable_mul(x, 0x1p23f) : x;
+// log(xs) - e_shift ln2 for a normal positive finite xs: the arithmetic of portable_log
+// without its special cases (also what box_muller calls, for u in [2^-24, 1]).
+KOKKOS_FORCEINLINE_FUNCTION float log_normal_positive(float xs, int e_shift = 0) {
   const std::uint32_t bits = float_to_bits(xs);
   const std::int32_t e = static_cast<std::int32_t>(bits - 0x3f2aaaabu) >> 23;  // 2/3 rounded up
   const float m = bits_to_float(bits - (static_cast<std::uint32_t>(e) << 23));
@@ -207,19 +207,20 @@ KOKKOS_INLINE_FUNCTION float portable_log(float x) {
   const float t = portable_fma(g, f, -0.5f);
   const float f2 = portable_mul(f, f);
   const float p = portable_fma(t, f2, f);
-  const float ef = static_cast<float>(tiny ? e - 23 : e);
-  const float r = portable_fma(ef, 0x1.62e430p-1f, portable_fma(ef, -0x1.05c610p-29f, p));
+  const float ef = static_cast<float>(e - e_shift);
+  return portable_fma(ef, 0x1.62e430p-1f, portable_fma(ef, -0x1.05c610p-29f, p));
+}
+KOKKOS_INLINE_FUNCTION float portable_log(float x) {
+  const bool tiny = x < 0x1p-126f;
+  const float r = log_normal_positive(tiny ? portable_mul(x, 0x1p23f) : x, tiny ? 23 : 0);
   if (x > 0.0f && x <= 0x1.fffffep127f) return r;
   if (x == 0.0f) return -float_inf();
   return x < 0.0f ? float_nan() : portable_add(x, x);  // +inf -> +inf, NaN -> NaN
 }
-
 // x = 2^e * m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^54), f = m - 1,
 // s = f / (2 + f), log1p(f) = f - f^2/2 + s (f^2/2 + R(s^2)) with a degree-7 fit
 // R(z)/z on [0, 0.0295] (the fdlibm scheme with our own coefficients, every step fused).
-KOKKOS_INLINE_FUNCTION double portable_log(double x) {
-  const bool tiny = x < 0x1p-1022;
-  const double xs = tiny ? portable_mul(x, 0x1p54) : x;
+KOKKOS_FORCEINLINE_FUNCTION double log_normal_positive(double xs, int e_shift = 0) {
   const std::uint64_t bits = double_to_bits(xs);
   const std::int64_t e = static_cast<std::int64_t>(bits - 0x3fe6a09e667f3bcdull) >> 52;  // sqrt(1/2) rounded up
   const double m = bits_to_double(bits - (static_cast<std::uint64_t>(e) << 52));
@@ -231,17 +232,20 @@ KOKKOS_INLINE_FUNCTION double portable_log(double x) {
                 0x1.c71c62e3f11e6p-3, 0x1.2492492df281ap-2, 0x1.99999999952d7p-2,
                 0x1.5555555555558p-1));
   const double hf = portable_mul(0.5, f);
-  const double ed = static_cast<double>(tiny ? e - 54 : e);
+  const double ed = static_cast<double>(e - e_shift);
   const double t1 = portable_fma(hf, f, R);                                // f^2/2 + R
   const double u = portable_fma(s, t1, portable_mul(ed, 0x1.abc9e3b39803fp-56));  // + e ln2_lo
   const double v = portable_fma(hf, f, -u);                                // f^2/2 - u
   const double w = portable_sub(f, v);
-  const double r = portable_fma(ed, 0x1.62e42fefa39efp-1, w);
+  return portable_fma(ed, 0x1.62e42fefa39efp-1, w);
+}
+KOKKOS_INLINE_FUNCTION double portable_log(double x) {
+  const bool tiny = x < 0x1p-1022;
+  const double r = log_normal_positive(tiny ? portable_mul(x, 0x1p54) : x, tiny ? 54 : 0);
   if (x > 0.0 && x <= 0x1.fffffffffffffp1023) return r;
   if (x == 0.0) return -double_inf();
   return x < 0.0 ? double_nan() : portable_add(x, x);
 }
-
 // ---- exp ----------------------------------------------------------------------------
 
 // exp(x) = 2^k exp(r), k = rint(x / ln2), r = x - k ln2 (Cody-Waite, first step exact),
@@ -306,16 +310,15 @@ KOKKOS_INLINE_FUNCTION double portable_exp(double x) {
 // (float) and 6/6 (double) fits on r^2 in [0, 1/16]. Arguments with |x| >= 2^24 (float) or
 // 2^53 (double) are even integers: sin = +-0, cos = 1. Infinite or NaN x gives NaN for both.
 // A zero result is +0 or -0 by the same rule on every backend (sign not otherwise promised).
-KOKKOS_INLINE_FUNCTION void portable_sincospi(float x, float* s, float* c) {
-  const float ax = portable_abs(x);
-  const float xs = ax < 0x1p24f ? x : portable_copysign(0.0f, x);
-  const float j = portable_rint(portable_mul(2.0f, xs));  // |j| <= 2^25, exact
-  const float r = portable_fma(j, -0.5f, xs);            // exact, |r| <= 1/4
-  const int q = static_cast<int>(j) & 3;
+// The part after the reduction: sin(pi (r + q/2)) and cos(pi (r + q/2)) for |r| <= 1/4.
+// MayBeTiny: r may be below 2^-90 (float) / 2^-900 (double) without being 0 (callers
+// whose r is 0 or larger skip that scaling; for r = 0 both give the same bits).
+template <bool MayBeTiny>
+KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(float r, int q, float* s, float* c) {
   const float z = portable_mul(r, r);
   const float h = horner(z, 0x1.4cb74ap-4f, -0x1.32ce1ep-1f, 0x1.466bc2p+1f, -0x1.4abbcep+2f);
   // Tiny r (subnormal results) is scaled by 2^64 so that r pi_lo does not underflow.
-  const bool tiny = portable_abs(r) < 0x1p-90f;
+  const bool tiny = MayBeTiny && portable_abs(r) < 0x1p-90f;
   const float rr = tiny ? portable_mul(r, 0x1p64f) : r;
   const float srs = portable_fma(rr, 0x1.921fb6p+1f,
                                  portable_fma(rr, -0x1.777a5cp-24f, portable_mul(portable_mul(rr, z), h)));
@@ -330,25 +333,18 @@ KOKKOS_INLINE_FUNCTION void portable_sincospi(float x, float* s, float* c) {
   const float rest = portable_fma(zl, -0x1.3bd3ccp+2f,
                                   portable_fma(z, -0x1.37c8bcp-23f, portable_mul(portable_mul(z, z), k2)));
   const float cr = portable_add(t, portable_add(e1, rest));
-  float sv = (q & 1) ? cr : sr;
-  float cv = (q & 1) ? sr : cr;
-  sv = (q & 2) ? -sv : sv;
-  cv = ((q + 1) & 2) ? -cv : cv;
-  const bool finite = ax <= 0x1.fffffep127f;
-  *s = finite ? sv : float_nan();
-  *c = finite ? cv : float_nan();
+  const float sv = (q & 1) ? cr : sr;
+  const float cv = (q & 1) ? sr : cr;
+  *s = (q & 2) ? -sv : sv;
+  *c = ((q + 1) & 2) ? -cv : cv;
 }
-KOKKOS_INLINE_FUNCTION void portable_sincospi(double x, double* s, double* c) {
-  const double ax = portable_abs(x);
-  const double xs = ax < 0x1p53 ? x : portable_copysign(0.0, x);
-  const double j = portable_rint(portable_mul(2.0, xs));  // |j| <= 2^54, exact
-  const double r = portable_fma(j, -0.5, xs);
-  const int q = static_cast<int>(static_cast<std::int64_t>(j) & 3);
+template <bool MayBeTiny>
+KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(double r, int q, double* s, double* c) {
   const double z = portable_mul(r, r);
   const double h = horner(z, -0x1.6cc564dff8a7ap-16, 0x1.e8f036889ff68p-12, -0x1.e3074d25df4e9p-8,
                           0x1.50783486fab1cp-4, -0x1.32d2cce62b872p-1, 0x1.466bc6775aae1p+1,
                           -0x1.4abbce625be53p+2);
-  const bool tiny = portable_abs(r) < 0x1p-900;
+  const bool tiny = MayBeTiny && portable_abs(r) < 0x1p-900;
   const double rr = tiny ? portable_mul(r, 0x1p200) : r;
   const double srs = portable_fma(rr, 0x1.921fb54442d18p+1,
                                   portable_fma(rr, 0x1.1a62633145c07p-53, portable_mul(portable_mul(rr, z), h)));
@@ -362,13 +358,47 @@ KOKKOS_INLINE_FUNCTION void portable_sincospi(double x, double* s, double* c) {
   const double rest = portable_fma(zl, -0x1.3bd3cc9be45dep+2,
                                    portable_fma(z, -0x1.692b71366cc04p-52, portable_mul(portable_mul(z, z), k2)));
   const double cr = portable_add(t, portable_add(e1, rest));
-  double sv = (q & 1) ? cr : sr;
-  double cv = (q & 1) ? sr : cr;
-  sv = (q & 2) ? -sv : sv;
-  cv = ((q + 1) & 2) ? -cv : cv;
+  const double sv = (q & 1) ? cr : sr;
+  const double cv = (q & 1) ? sr : cr;
+  *s = (q & 2) ? -sv : sv;
+  *c = ((q + 1) & 2) ? -cv : cv;
+}
+
+KOKKOS_INLINE_FUNCTION void portable_sincospi(float x, float* s, float* c) {
+  const float ax = portable_abs(x);
+  const float xs = ax < 0x1p24f ? x : portable_copysign(0.0f, x);
+  const float j = portable_rint(portable_mul(2.0f, xs));  // |j| <= 2^25, exact
+  const float r = portable_fma(j, -0.5f, xs);            // exact, |r| <= 1/4
+  float sv, cv;
+  sincospi_reduced<true>(r, static_cast<int>(j) & 3, &sv, &cv);
+  const bool finite = ax <= 0x1.fffffep127f;
+  *s = finite ? sv : float_nan();
+  *c = finite ? cv : float_nan();
+}
+KOKKOS_INLINE_FUNCTION void portable_sincospi(double x, double* s, double* c) {
+  const double ax = portable_abs(x);
+  const double xs = ax < 0x1p53 ? x : portable_copysign(0.0, x);
+  const double j = portable_rint(portable_mul(2.0, xs));  // |j| <= 2^54, exact
+  const double r = portable_fma(j, -0.5, xs);
+  double sv, cv;
+  sincospi_reduced<true>(r, static_cast<int>(static_cast<std::int64_t>(j) & 3), &sv, &cv);
   const bool finite = ax <= 0x1.fffffffffffffp1023;
   *s = finite ? sv : double_nan();
   *c = finite ? cv : double_nan();
+}
+
+// portable_sincospi(x) for x in [0, 2) a multiple of 2^-23 (float) / 2^-52 (double), such
+// as Box-Muller's 2 u2: the same bits without the special cases. rint(2x) is the integer
+// part of t = 2x + 2^23 (2^52), whose low bits are the quadrant; r is 0 or at least 2^-23.
+KOKKOS_FORCEINLINE_FUNCTION void sincospi_of_unit_multiple(float x, float* s, float* c) {
+  const float t = portable_add(portable_mul(2.0f, x), 0x1p23f);
+  const float r = portable_fma(portable_sub(t, 0x1p23f), -0.5f, x);
+  sincospi_reduced<false>(r, static_cast<int>(float_to_bits(t) & 3u), s, c);
+}
+KOKKOS_FORCEINLINE_FUNCTION void sincospi_of_unit_multiple(double x, double* s, double* c) {
+  const double t = portable_add(portable_mul(2.0, x), 0x1p52);
+  const double r = portable_fma(portable_sub(t, 0x1p52), -0.5, x);
+  sincospi_reduced<false>(r, static_cast<int>(double_to_bits(t) & 3u), s, c);
 }
 
 // ---- erf ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include <KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_Distributions.hpp>
+#include <KokkosDTensor_HostSimd.hpp>
 #include <KokkosDTensor_Philox.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <Kokkos_Core.hpp>
@@ -216,19 +217,45 @@ using divider_t =
     typename std::conditional<sizeof(Index) == 4, FastDivider32, PlainDivider64>::type;
 
 // Stores (loads) the values of one whole block at dst: one vector access on the device when
-// dst is aligned to the block's size (8 or 16 bytes), element by element otherwise and on
-// the host (where the compiler vectorises the surrounding loops itself).
+// dst is aligned to the block's size (8 or 16 bytes; `aligned` says whether it is),
+// element by element otherwise and on the host (where the compiler vectorises the
+// surrounding loops itself).
 template <class T, int E>
 struct alignas(sizeof(T) * E) BlockVector {
   T value[E];
 };
 
 template <class T, int E>
-KOKKOS_FORCEINLINE_FUNCTION void store_block(T* dst, const T (&values)[E]) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+KOKKOS_FORCEINLINE_FUNCTION bool block_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % (sizeof(T) * E) == 0;
+}
+
+// On CUDA the store is an explicit vector store (__stwb of a uint4 / uint2): the aggregate
+// store below was split into scalar stores by nvcc in the strided kernel (PTX checked), and
+// four 4-byte stores per block cost the fill ~20% on the H200 (docs/performance.md).
+template <class T, int E>
+KOKKOS_FORCEINLINE_FUNCTION void store_block(T* dst, const T (&values)[E], bool aligned) {
+#if defined(__CUDA_ARCH__)
+  constexpr std::size_t bytes = sizeof(T) * E;
+  if constexpr (bytes == 16) {
+    if (aligned) {
+      uint4 v;
+      memcpy(&v, values, bytes);
+      __stwb(reinterpret_cast<uint4*>(dst), v);
+      return;
+    }
+  } else if constexpr (bytes == 8) {
+    if (aligned) {
+      uint2 v;
+      memcpy(&v, values, bytes);
+      __stwb(reinterpret_cast<uint2*>(dst), v);
+      return;
+    }
+  }
+#elif defined(__HIP_DEVICE_COMPILE__)
   constexpr std::size_t bytes = sizeof(T) * E;
   if constexpr (bytes == 8 || bytes == 16) {
-    if ((reinterpret_cast<std::uintptr_t>(dst) & (bytes - 1)) == 0) {
+    if (aligned) {
       BlockVector<T, E> v;
       for (int e = 0; e < E; ++e) v.value[e] = values[e];
       *reinterpret_cast<BlockVector<T, E>*>(dst) = v;
@@ -236,21 +263,23 @@ KOKKOS_FORCEINLINE_FUNCTION void store_block(T* dst, const T (&values)[E]) {
     }
   }
 #endif
+  (void)aligned;
   for (int e = 0; e < E; ++e) dst[e] = values[e];
 }
 
 template <class T, int E>
-KOKKOS_FORCEINLINE_FUNCTION void load_block(const T* src, T (&values)[E]) {
+KOKKOS_FORCEINLINE_FUNCTION void load_block(const T* src, T (&values)[E], bool aligned) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   constexpr std::size_t bytes = sizeof(T) * E;
   if constexpr (bytes == 8 || bytes == 16) {
-    if ((reinterpret_cast<std::uintptr_t>(src) & (bytes - 1)) == 0) {
+    if (aligned) {
       const BlockVector<T, E> v = *reinterpret_cast<const BlockVector<T, E>*>(src);
       for (int e = 0; e < E; ++e) values[e] = v.value[e];
       return;
     }
   }
 #endif
+  (void)aligned;
   for (int e = 0; e < E; ++e) values[e] = src[e];
 }
 
@@ -308,9 +337,10 @@ struct FillRowsGeometry {
     if (first >= length || first + E <= 0) return;
     T values[E] = {};
     if (first >= 0 && first + E <= length) {
-      if (Dist::reads_input) load_block<T, E>(row + first, values);
+      const bool aligned = block_aligned<T, E>(row + first);
+      if (Dist::reads_input) load_block<T, E>(row + first, values, aligned);
       dist(words, values);
-      store_block<T, E>(row + first, values);
+      store_block<T, E>(row + first, values, aligned);
     } else {
       if (Dist::reads_input) {
         for (int e = 0; e < E; ++e) {
@@ -327,146 +357,229 @@ struct FillRowsGeometry {
   }
 };
 
-// Blocks per work item in the strided one-row mode (below).
+// Philox blocks per device work item for ops that only write (below).
 constexpr int strided_blocks_per_item = 4;
 
-// Device style: one work item = one Philox block of one row; or, in the strided one-row
-// mode (strided_items != 0), item i fills blocks i + j * strided_items for
-// j < strided_blocks_per_item: a warp still stores consecutive blocks each step, and each
-// thread runs that many independent Philox chains (instruction-level parallelism) instead of
-// retiring after 16 bytes.
-template <class T, class Dist, int RowRank, class Index>
+// Device style. A row's work items are `interior_items` items for its whole blocks (item t
+// fills the row's whole blocks t, t + interior_items, ..., K of them) and, when rows may
+// start or end inside a block, two more items for the partial blocks at its two ends. With
+// K > 1 each thread runs K independent Philox chains (instruction-level parallelism) while
+// a warp still stores 32 consecutive blocks per step; the per-row work (finding the row, its
+// first whole block, whether its stores can be vector stores) is done once per item, so the
+// loop over whole blocks is Philox, the transform and one store per block.
+//
+// VectorStores: every row's first whole block is aligned to the block's size, so whole
+// blocks are one vector access each. A template parameter, not a run-time flag: with a flag
+// nvcc compiled the K-block body twice (vector and scalar versions) and the kernel,
+// twice as long, ran at ~0.8 of memset on the H200 instead of ~1.0 (docs/performance.md).
+template <class T, class Dist, int RowRank, class Index, int K, bool VectorStores>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = false;
-  std::uint64_t strided_items = 0;
+  Index interior_items = 0;  // work items per row for the whole blocks
+  Index items_per_row = 0;   // interior_items, plus two when rows have partial blocks
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
     constexpr int E = Dist::elements_per_block;
-    if (RowRank == 0 && strided_items != 0) {
-      constexpr int K = strided_blocks_per_item;
-      const std::uint64_t row_start = this->origin_linear;
-      std::uint64_t block[K];
-      PhiloxBlock words[K];
-      for (int j = 0; j < K; ++j) {
-        block[j] = row_start / E + static_cast<std::uint64_t>(item) + j * strided_items;
-        words[j] = stream_block(this->key, this->first_block + block[j]);
-      }
-      for (int j = 0; j < K; ++j) this->fill_block_words(this->data, row_start, block[j], words[j]);
-      return;
-    }
-    Index row = 0, block_in_row = item;
+    Index row = 0, t = item;
     if (RowRank > 0) {
       row = this->per_row.divide(item);
-      block_in_row = item - row * this->blocks_per_row;
+      t = item - row * items_per_row;
     }
     std::int64_t memory_offset;
     std::uint64_t row_start;
     this->locate_row(row, memory_offset, row_start);
-    this->fill_block(this->data + memory_offset, row_start,
-                     row_start / E + static_cast<std::uint64_t>(block_in_row));
+    T* const row_data = this->data + memory_offset;
+    const std::uint64_t row_end = row_start + static_cast<std::uint64_t>(this->row_length);
+    // Stream blocks (relative to first_block) of the row's first and one past its last
+    // whole block.
+    const std::uint64_t first_whole = (row_start + E - 1) / E;
+    const std::uint64_t end_whole = row_end / E;
+    if (t >= interior_items) {
+      // Item interior_items: the block holding the row's first element, if the row starts
+      // inside it; item interior_items + 1: the block holding its last element, if the row
+      // ends inside it and it is another block. The block index is computed from t on
+      // purpose: for one row it would otherwise be invariant in Kokkos' grid-stride loop,
+      // and nvcc then hoists both edge blocks' Philox out of it into every thread
+      // (measured on the H200: uniform_ f32 took 25% longer, dropout_ 1.8x).
+      const std::uint64_t edge = static_cast<std::uint64_t>(t - interior_items);  // 0 or 1
+      const bool wanted = edge == 0 ? row_start % E != 0
+                                    : row_end % E != 0 && end_whole >= first_whole;
+      if (wanted)
+        this->fill_block(row_data, row_start, first_whole - 1 + edge * (end_whole + 1 - first_whole));
+      return;
+    }
+    const Index whole = end_whole > first_whole ? static_cast<Index>(end_whole - first_whole) : 0;
+    T* const base = row_data + (first_whole * E - row_start);
+    const std::uint64_t counter = this->first_block + first_whole;
+    // Unrolled explicitly: without it nvcc 13 made the normal_ f32 kernel 15% longer
+    // (PTX: 2095 instead of 1825 instructions; the other kernels came out the same).
+    PhiloxBlock words[K];
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int j = 0; j < K; ++j)
+      words[j] = stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int j = 0; j < K; ++j) {
+      const Index b = t + j * interior_items;
+      if (b < whole) {
+        T* const dst = base + static_cast<std::size_t>(b) * E;
+        T values[E] = {};
+        if (Dist::reads_input) load_block<T, E>(dst, values, VectorStores);
+        this->dist(words[j], values);
+        store_block<T, E>(dst, values, VectorStores);
+      }
+    }
   }
 };
 
 constexpr int host_batch_blocks = 8;   // blocks per philox4x32_10_batch call
 constexpr int host_chunk_blocks = 512; // blocks per host work item (2 KiB of floats)
 
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(_M_X64)) && \
-    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__NVCOMPILER) &&                  \
-    !defined(KOKKOSDTENSOR_DISABLE_HOST_DISPATCH)
-#define KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH 1
-#else
-#define KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH 0
-#endif
-
-// Whether the host fill loop may use its AVX2+FMA version (decided once per process).
-inline bool host_has_avx2_fma() {
-#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
-
 // Host style: one work item = a chunk of up to host_chunk_blocks blocks of one row.
+// Two versions of the chunk loop: fill_chunk, portable C++ (philox4x32_10_batch, which the
+// compiler may or may not vectorise), and, on x86-64 with GCC/Clang, fill_chunk_avx2:
+// explicit AVX2 Philox over 16 blocks at a time and, for the distributions that have one,
+// the AVX2 transform (KokkosDTensor_HostSimd.hpp), chosen at run time (use_avx2_fma) so
+// that default-flag builds get it on CPUs that have AVX2 and FMA. Same bits either way.
 template <class T, class Dist, int RowRank, class Index>
 struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = true;
   Index chunks_per_row;
   bool use_avx2_fma;
 
+  // Whole blocks of a row: block * E >= row_start and block * E + E <= row_start + length.
+  // Blocks [begin, end) of the chunk are handled as: bounds-checked blocks up to the first
+  // whole one, whole blocks in batches, bounds-checked blocks after them.
+  inline void whole_range(std::uint64_t row_start, std::uint64_t begin, std::uint64_t end,
+                          std::uint64_t& whole_first, std::uint64_t& whole_last) const {
+    constexpr int E = Dist::elements_per_block;
+    const std::uint64_t length = static_cast<std::uint64_t>(this->row_length);
+    const std::uint64_t whole_begin = (row_start + E - 1) / E;
+    const std::uint64_t whole_end = (row_start + length) / E;
+    whole_first = begin < whole_begin ? whole_begin : begin;
+    whole_last = end < whole_end ? end : whole_end;
+    if (whole_last < whole_first) whole_last = whole_first;
+    if (whole_first > end) whole_first = whole_last = end;
+  }
+
   // Blocks [begin, end) (relative to first_block) of the row at `row` / `row_start`.
   inline void fill_chunk(T* row, std::uint64_t row_start, std::uint64_t begin,
                          std::uint64_t end) const {
     constexpr int E = Dist::elements_per_block;
     constexpr int B = host_batch_blocks;
-    const std::uint64_t length = static_cast<std::uint64_t>(this->row_length);
-    // Whole blocks: block * E >= row_start and block * E + E <= row_start + length.
-    const std::uint64_t whole_begin = (row_start + E - 1) / E;
-    const std::uint64_t whole_end = (row_start + length) / E;
+    std::uint64_t whole_first, whole_last;
+    whole_range(row_start, begin, end, whole_first, whole_last);
     std::uint64_t b = begin;
-    for (; b < end && (b < whole_begin || b >= whole_end); ++b) this->fill_block(row, row_start, b);
-    const std::uint64_t batch_end = end < whole_end ? end : whole_end;
-    for (; b + B <= batch_end; b += B) {
+    for (; b < whole_first; ++b) this->fill_block(row, row_start, b);
+    for (; b + B <= whole_last; b += B) {
       std::uint32_t word[4 * B];
       philox4x32_10_batch<B>(this->key, this->first_block + b, word);
-      T* dst = row + (b * E - row_start);
-      for (int l = 0; l < B; ++l) {
-        PhiloxBlock block;
-        for (int j = 0; j < 4; ++j) block.word[j] = word[4 * l + j];
-        T values[E] = {};
-        if (Dist::reads_input)
-          for (int e = 0; e < E; ++e) values[e] = dst[l * E + e];
-        this->dist(block, values);
-        for (int e = 0; e < E; ++e) dst[l * E + e] = values[e];
-      }
+      fill_whole_blocks<B>(row + (b * E - row_start), word);
     }
     for (; b < end; ++b) this->fill_block(row, row_start, b);
   }
 
-  inline void run(const Index item) const {
+  // N whole blocks at dst from their words (stream order), with Dist's scalar transform.
+  template <int N>
+  inline void fill_whole_blocks(T* dst, const std::uint32_t* word) const {
     constexpr int E = Dist::elements_per_block;
-    Index row = 0, chunk = item;
-    if (RowRank > 0) {
-      row = this->per_row.divide(item);
-      chunk = item - row * chunks_per_row;
+    for (int l = 0; l < N; ++l) {
+      PhiloxBlock block;
+      for (int j = 0; j < 4; ++j) block.word[j] = word[4 * l + j];
+      T values[E] = {};
+      if (Dist::reads_input)
+        for (int e = 0; e < E; ++e) values[e] = dst[l * E + e];
+      this->dist(block, values);
+      for (int e = 0; e < E; ++e) dst[l * E + e] = values[e];
     }
-    std::int64_t memory_offset;
-    std::uint64_t row_start;
-    this->locate_row(row, memory_offset, row_start);
-    const std::uint64_t row_first_block = row_start / E;
-    const std::uint64_t begin =
-        row_first_block + static_cast<std::uint64_t>(chunk) * host_chunk_blocks;
-    std::uint64_t end = begin + host_chunk_blocks;
-    const std::uint64_t row_end_block = row_first_block + this->blocks_per_row;
-    if (end > row_end_block) end = row_end_block;
-    fill_chunk(this->data + memory_offset, row_start, begin, end);
   }
 
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
-  __attribute__((target("avx2,fma"))) void run_avx2_fma(const Index item) const { run(item); }
+  // 8 whole blocks at dst from their words in AVX2 registers.
+  __attribute__((target("avx2,fma"), always_inline)) inline void fill_8_avx2(
+      T* dst, const host_avx2::Words8& words) const {
+    if constexpr (HostAvx2Transform<Dist>::available) {
+      HostAvx2Transform<Dist>::apply(this->dist, words, dst);
+    } else {
+      alignas(32) std::uint32_t word[32];
+      host_avx2::store_stream_order(words.word, word);
+      fill_whole_blocks<8>(dst, word);
+    }
+  }
+
+  // fill_chunk with the whole blocks through AVX2, 16 and then 8 at a time.
+  __attribute__((target("avx2,fma"))) void fill_chunk_avx2(T* row, std::uint64_t row_start,
+                                                            std::uint64_t begin,
+                                                            std::uint64_t end) const {
+    constexpr int E = Dist::elements_per_block;
+    std::uint64_t whole_first, whole_last;
+    whole_range(row_start, begin, end, whole_first, whole_last);
+    std::uint64_t b = begin;
+    for (; b < whole_first; ++b) this->fill_block(row, row_start, b);
+    for (; b + 16 <= whole_last; b += 16) {
+      host_avx2::Words8 words[2];
+      host_avx2::philox8<2>(this->key, this->first_block + b, words);
+      T* dst = row + (b * E - row_start);
+      fill_8_avx2(dst, words[0]);
+      fill_8_avx2(dst + 8 * E, words[1]);
+    }
+    for (; b + 8 <= whole_last; b += 8) {
+      host_avx2::Words8 words[1];
+      host_avx2::philox8<1>(this->key, this->first_block + b, words);
+      fill_8_avx2(row + (b * E - row_start), words[0]);
+    }
+    for (; b < end; ++b) this->fill_block(row, row_start, b);
+  }
 #endif
+
+  // The chunk of work item `item`: its row's memory and L, and its blocks [begin, end).
+  KOKKOS_FORCEINLINE_FUNCTION void locate_chunk(const Index item, T*& row,
+                                                std::uint64_t& row_start, std::uint64_t& begin,
+                                                std::uint64_t& end) const {
+    constexpr int E = Dist::elements_per_block;
+    Index row_index = 0, chunk = item;
+    if (RowRank > 0) {
+      row_index = this->per_row.divide(item);
+      chunk = item - row_index * chunks_per_row;
+    }
+    std::int64_t memory_offset;
+    this->locate_row(row_index, memory_offset, row_start);
+    row = this->data + memory_offset;
+    const std::uint64_t row_first_block = row_start / E;
+    begin = row_first_block + static_cast<std::uint64_t>(chunk) * host_chunk_blocks;
+    end = begin + host_chunk_blocks;
+    const std::uint64_t row_end_block = row_first_block + this->blocks_per_row;
+    if (end > row_end_block) end = row_end_block;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     (void)item;  // host execution spaces only
 #else
+    T* row;
+    std::uint64_t row_start, begin, end;
+    locate_chunk(item, row, row_start, begin, end);
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
     if (use_avx2_fma) {
-      run_avx2_fma(item);
+      fill_chunk_avx2(row, row_start, begin, end);
       return;
     }
 #endif
-    run(item);
+    fill_chunk(row, row_start, begin, end);
 #endif
   }
 };
 
 // Which kernel fill_random runs. automatic: the rows path when the View allows it
-// (device style on device execution spaces, host style on host ones), else generic.
+// (device style on device execution spaces; on host ones host style when its AVX2+FMA
+// version runs, i.e. host_has_avx2_fma(), device style otherwise), else generic.
 // The others force a path (tests and kdt-perf); a forced rows path that does not apply to
-// the View falls back to generic.
-enum class FillPath { automatic, generic, rows_device, rows_host };
+// the View falls back to generic. rows_host_portable is rows_host without the AVX2+FMA
+// version (so that the tests cover the portable chunk loop on a CPU that has AVX2).
+enum class FillPath { automatic, generic, rows_device, rows_host, rows_host_portable };
 
 // uniform_(0, 1) is u itself: fma(u, 1, 0) = u and u <= below_to = 1 - ulp. The kernels
 // skip the fma and the min for it (same bits).
@@ -495,7 +608,7 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
                  const RNGState& state, std::uint64_t origin_linear,
                  const std::uint64_t* global_stride, std::uint64_t row_length,
                  std::uint64_t rows, std::uint64_t blocks_per_row, std::uint64_t units_per_row,
-                 bool host_style, bool strided = false) {
+                 std::uint64_t interior_items, bool host_simd) {
   Functor functor;
   functor.data = view.data();
   functor.dist = dist;
@@ -519,12 +632,12 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
   }
   if constexpr (Functor::is_host_style) {
     functor.chunks_per_row = static_cast<Index>(units_per_row);
-    functor.use_avx2_fma = host_has_avx2_fma();
-  } else if (RowRank == 0 && strided) {
-    units_per_row = (blocks_per_row + strided_blocks_per_item - 1) / strided_blocks_per_item;
-    functor.strided_items = units_per_row;
+    functor.use_avx2_fma = host_simd && host_has_avx2_fma();
+  } else {
+    functor.interior_items = static_cast<Index>(interior_items);
+    functor.items_per_row = static_cast<Index>(units_per_row);
   }
-  (void)host_style;
+  (void)host_simd;
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
   Kokkos::parallel_for(
       "KokkosDTensor::fill_random",
@@ -538,7 +651,7 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
 template <class ExecSpace, class ViewType, class Dist>
 bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
                const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride,
-               bool host_style, bool strided) {
+               bool host_style, bool strided, bool host_simd = true) {
   using T = typename ViewType::value_type;
   constexpr int rank = static_cast<int>(ViewType::rank);
   constexpr int E = Dist::elements_per_block;
@@ -569,8 +682,36 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
     const std::uint64_t blocks_per_row =
         one_row ? (origin_linear % E + row_length + E - 1) / E
                 : (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
+    // Device style: the whole blocks of a row (of the longest row when there are several),
+    // and whether rows start or end inside a block.
+    const std::uint64_t first_whole = (origin_linear + E - 1) / E;
+    const std::uint64_t end_whole = (origin_linear + size) / E;
+    const std::uint64_t whole_blocks =
+        one_row ? (end_whole > first_whole ? end_whole - first_whole : 0) : row_length / E;
+    const bool partial_blocks = one_row ? origin_linear % E != 0 || (origin_linear + size) % E != 0
+                                        : !rows_aligned || row_length % E != 0;
+    // Blocks per device work item: several for ops that only write (on the H200 that made
+    // uniform_ f32 15% faster, but dropout_, which also reads, 11% slower:
+    // docs/performance.md). Host backends take one unless `strided` asks for the device's
+    // choice (the tests compare the two).
+    // Vector stores (device backends): every row's first whole block is aligned to the
+    // block's size when the first row's is and rows are a whole number of blocks apart in
+    // memory and in L.
+    constexpr std::size_t block_bytes = sizeof(T) * E;
+    bool vector_stores =
+        reinterpret_cast<std::uintptr_t>(view.data() + (first_whole * E - origin_linear)) %
+            block_bytes == 0;
+    for (int d = 0; !one_row && d + 1 < rank; ++d) {
+      if (view.extent(d) > 1 && (static_cast<std::size_t>(view.stride(d)) * sizeof(T)) % block_bytes != 0)
+        vector_stores = false;
+    }
+    if (!one_row && !rows_aligned) vector_stores = false;
+    constexpr int device_k = Dist::reads_input ? 1 : strided_blocks_per_item;
+    const int k = runs_on_host<ExecSpace>() && !strided ? 1 : device_k;
+    const std::uint64_t interior_items = (whole_blocks + k - 1) / k;
     const std::uint64_t units_per_row =
-        host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks : blocks_per_row;
+        host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks
+                   : interior_items + (partial_blocks ? 2 : 0);
     const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
                        size < (std::uint64_t(1) << 31) && blocks_per_row < (std::uint64_t(1) << 31);
     const auto go = [&](auto row_rank_tag, auto index_tag) {
@@ -580,14 +721,27 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
         if (host_style) {
           launch_rows<FillRowsHostFunctor<T, Dist, RR, Index>, RR, Index>(
               space, view, dist, state, origin_linear, global_stride, row_length, rows,
-              blocks_per_row, units_per_row, host_style);
+              blocks_per_row, units_per_row, 0, host_simd);
           return;
         }
-      }
-      {
-        launch_rows<FillRowsFunctor<T, Dist, RR, Index>, RR, Index>(
+        // (Host stores are element by element whatever the alignment.)
+        if (k == 1) {
+          launch_rows<FillRowsFunctor<T, Dist, RR, Index, 1, false>, RR, Index>(
+              space, view, dist, state, origin_linear, global_stride, row_length, rows,
+              blocks_per_row, units_per_row, interior_items, host_simd);
+        } else {
+          launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, false>, RR, Index>(
+              space, view, dist, state, origin_linear, global_stride, row_length, rows,
+              blocks_per_row, units_per_row, interior_items, host_simd);
+        }
+      } else if (vector_stores) {
+        launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, true>, RR, Index>(
             space, view, dist, state, origin_linear, global_stride, row_length, rows,
-            blocks_per_row, units_per_row, host_style, strided);
+            blocks_per_row, units_per_row, interior_items, host_simd);
+      } else {
+        launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, false>, RR, Index>(
+            space, view, dist, state, origin_linear, global_stride, row_length, rows,
+            blocks_per_row, units_per_row, interior_items, host_simd);
       }
     };
     using rank0 = std::integral_constant<int, 0>;
@@ -667,17 +821,21 @@ void fill_random_with(const ExecSpace& space, const ViewType& view, const Dist& 
     }
   }
   if (rank > 0 && path != FillPath::generic) {
-    // The host-style functor is opt-in: measured on this project's x86-64 machine it is not
-    // yet faster than the device-style kernel on the host (docs/performance.md).
-    const bool host_style = runs_on_host<ExecSpace>() && path == FillPath::rows_host;
-    // The strided one-row mode is what device backends run for write-only ops (on the H200
-    // it made uniform_ f32 15% faster but dropout_, which also reads, 11% slower:
-    // docs/performance.md); rows_device selects it on the host too, so that the host tests
-    // compare it with the other paths.
-    const bool strided = path == FillPath::rows_device ||
-                         (path == FillPath::automatic && !runs_on_host<ExecSpace>() &&
-                          !Dist::reads_input);
-    if (fill_rows(space, view, dist, state, box, global_stride, host_style, strided)) return;
+    // On the host the host-style functor is the default only with its AVX2+FMA version:
+    // its portable loop measured slower than the device-style kernel on x86-64 (g++ 12 did
+    // not vectorise it), the AVX2 one 4.6x (uniform f32) to 27x (normal f32) faster
+    // (docs/performance.md, "CPU figures").
+    const bool host_style =
+        runs_on_host<ExecSpace>() &&
+        (path == FillPath::rows_host || path == FillPath::rows_host_portable ||
+         (path == FillPath::automatic && host_has_avx2_fma()));
+    const bool host_simd = path != FillPath::rows_host_portable;
+    // Device backends run several blocks per work item for write-only ops (fill_rows);
+    // rows_device asks for that on the host too, so that the host tests compare it with
+    // the other paths.
+    const bool strided = path == FillPath::rows_device;
+    if (fill_rows(space, view, dist, state, box, global_stride, host_style, strided, host_simd))
+      return;
   }
 
   const std::uint64_t first_block = state.offset / 4;

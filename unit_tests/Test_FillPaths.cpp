@@ -1,6 +1,7 @@
 // The fill kernels of Impl::fill_random (docs/performance.md): the rows path in its device
-// style (one block per work item, vector stores) and host style (chunks, batched Philox,
-// AVX2+FMA dispatch) give the same bytes as the generic kernel for every distribution,
+// style (one block per work item, vector stores) and host style (chunks, batched Philox;
+// its explicit AVX2+FMA version where the CPU has it, and its portable loop) give the same
+// bytes as the generic kernel for every distribution,
 // with row starts not aligned to a block, odd row lengths, tiny Views, sub-boxes,
 // subviews with unaligned data pointers, LayoutLeft and LayoutRight, ranks 1 to 3.
 
@@ -67,7 +68,7 @@ void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox&
                  const kdt::RNGState& state, const std::string& what) {
   std::vector<unsigned char> reference;
   for (FillPath path : {FillPath::generic, FillPath::rows_device, FillPath::rows_host,
-                        FillPath::automatic}) {
+                        FillPath::rows_host_portable, FillPath::automatic}) {
     // Inputs for dropout: a fixed pattern.
     using T = typename View::non_const_value_type;
     Kokkos::deep_copy(view, T(3));
@@ -178,6 +179,12 @@ TEST(FillPaths, BernoulliDropoutBitsRandint) {
   check_everything<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); }, "bernoulli i8");
   check_everything<float>([] { return kdt::Impl::make_dropout<float>(0.25, "t"); }, "dropout f32");
   check_everything<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); }, "dropout f64");
+  // p = 0 and p = 1 (threshold 2^32: every word succeeds) take their own branch in the AVX2
+  // transforms.
+  for (double p : {0.0, 1.0}) {
+    check_everything<float>([p] { return kdt::Impl::make_bernoulli<float>(p, "t"); }, "bernoulli f32 p=0/1");
+    check_everything<float>([p] { return kdt::Impl::make_dropout<float>(p, "t"); }, "dropout f32 p=0/1");
+  }
   check_everything<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); }, "bits u32");
   check_everything<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); }, "bits u64");
   check_everything<std::int32_t>([] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); }, "randint i32");
@@ -206,6 +213,83 @@ TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {
     }
   }
 }
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+// The AVX2 mirrors of the scalar functions, over whole domains including special values
+// (the fills above only reach the values u1 in [2^-24, 1], 2 u2 in [0, 2)).
+__attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
+  namespace v = kdt::Impl::host_avx2;
+  for (std::uint64_t seed : {0ull, 0xFFFFFFFFFFFFFFFFull, 67280421310721ull}) {
+    const auto key = kdt::Impl::philox_key_schedule(seed);
+    for (std::uint64_t first : {0ull, (1ull << 32) - 3, (1ull << 32) - 8, (1ull << 32) - 9,
+                                (1ull << 62) + 5, ~0ull - 10}) {
+      v::Words8 w[2];
+      v::philox8<2>(key, first, w);
+      for (int g = 0; g < 2; ++g) {
+        alignas(32) std::uint32_t word[32];
+        v::store_stream_order(w[g].word, word);
+        for (int l = 0; l < 8; ++l) {
+          const auto b = kdt::Impl::stream_block(seed, first + 8 * g + l);
+          for (int j = 0; j < 4; ++j) ASSERT_EQ(b.word[j], word[4 * l + j]) << first << " " << l;
+        }
+      }
+    }
+  }
+  // Inputs: special values, every power of two, and pseudo-random bit patterns.
+  std::vector<std::uint32_t> bits = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                     0x7fc00000u, 0xffc00000u, 0x7f7fffffu, 0x00000001u,
+                                     0x007fffffu, 0x00800000u, 0x3f800000u, 0xbf800000u,
+                                     0x4b800000u, 0x4b7fffffu, 0x4c000000u, 0x3e800000u};
+  for (std::uint32_t e = 0; e < 256; ++e) bits.push_back(e << 23);
+  for (std::uint32_t i = 0; i < 200000; ++i) bits.push_back(kdt::Impl::stream_word(42, i));
+  while (bits.size() % 8) bits.push_back(0);
+  for (std::size_t i = 0; i < bits.size(); i += 8) {
+    alignas(32) float x[8], lg[8], s[8], c[8];
+    std::memcpy(x, &bits[i], sizeof x);
+    const __m256 xv = _mm256_load_ps(x);
+    _mm256_store_ps(lg, v::log(xv));
+    __m256 sv, cv;
+    v::sincospi(xv, sv, cv);
+    _mm256_store_ps(s, sv);
+    _mm256_store_ps(c, cv);
+    for (int l = 0; l < 8; ++l) {
+      float s_ref, c_ref;
+      kdt::Impl::portable_sincospi(x[l], &s_ref, &c_ref);
+      const float lg_ref = kdt::Impl::portable_log(x[l]);
+      ASSERT_EQ(kdt::Impl::float_to_bits(lg[l]), kdt::Impl::float_to_bits(lg_ref)) << "log " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(s[l]), kdt::Impl::float_to_bits(s_ref)) << "sinpi " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref)) << "cospi " << x[l];
+    }
+  }
+  // The special-case-free forms that Box-Muller uses, over their whole domains: log_positive
+  // at every u1 = k 2^-24, k = 1 .. 2^24; sincospi_unit at every 2 u2 = k 2^-23, k < 2^24.
+  for (std::uint32_t k0 = 0; k0 < (1u << 24); k0 += 8) {
+    alignas(32) float u1[8], x[8], lg[8], s[8], c[8];
+    for (int l = 0; l < 8; ++l) {
+      u1[l] = static_cast<float>(k0 + l + 1) * 0x1p-24f;
+      x[l] = static_cast<float>(k0 + l) * 0x1p-23f;
+    }
+    _mm256_store_ps(lg, v::log_positive(_mm256_load_ps(u1)));
+    __m256 sv, cv;
+    v::sincospi_unit(_mm256_load_ps(x), sv, cv);
+    _mm256_store_ps(s, sv);
+    _mm256_store_ps(c, cv);
+    for (int l = 0; l < 8; ++l) {
+      float s_ref, c_ref;
+      kdt::Impl::portable_sincospi(x[l], &s_ref, &c_ref);
+      ASSERT_EQ(kdt::Impl::float_to_bits(lg[l]), kdt::Impl::float_to_bits(kdt::Impl::portable_log(u1[l])))
+          << "log " << u1[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(s[l]), kdt::Impl::float_to_bits(s_ref)) << "sinpi " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref)) << "cospi " << x[l];
+    }
+  }
+}
+
+TEST(FillPaths, Avx2MirrorsMatchTheScalarFunctions) {
+  if (!kdt::Impl::host_has_avx2_fma()) GTEST_SKIP() << "CPU without AVX2+FMA";
+  check_avx2_mirrors();
+}
+#endif
 
 TEST(FillPaths, FastDivider) {
   for (std::uint32_t d : {1u, 2u, 3u, 5u, 7u, 255u, 256u, 1000u, 65535u, 65537u, 1u << 30, (1u << 31) - 1, 1u << 31}) {

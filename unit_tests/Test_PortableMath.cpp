@@ -484,6 +484,45 @@ void check_host_device_agreement() {
 TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsFloat) { check_host_device_agreement<float>(); }
 TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsDouble) { check_host_device_agreement<double>(); }
 
+// ---- the special-case-free forms that box_muller uses ------------------------------------
+
+// Box-Muller's log argument u1 = (k + 1) 2^-24 and angle 2 u2 = k 2^-23 (float: every k in
+// [0, 2^24)); double: (k + 1) 2^-53 and k 2^-52 for k near both ends and scattered between.
+// Over those grids log_normal_positive and sincospi_of_unit_multiple must give exactly the
+// bits of portable_log and portable_sincospi.
+template <class T>
+void check_box_muller_forms(std::uint64_t k) {
+  const T unit = sizeof(T) == 4 ? T(0x1p-24) : T(0x1p-53);
+  const T u1 = static_cast<T>(k + 1) * unit;
+  const T x = static_cast<T>(k) * (2 * unit);
+  T s0, c0, s1, c1;
+  portable_sincospi(x, &s0, &c0);
+  kdt::Impl::sincospi_of_unit_multiple(x, &s1, &c1);
+  const T l0 = portable_log(u1), l1 = kdt::Impl::log_normal_positive(u1);
+  if (!same_bits(l0, l1) || !same_bits(s0, s1) || !same_bits(c0, c1)) {
+    FAIL() << "k = " << k << ": log " << l0 << " vs " << l1 << ", sinpi " << s0 << " vs " << s1
+           << ", cospi " << c0 << " vs " << c1;
+  }
+}
+
+TEST(PortableMath, BoxMullerFormsEqualTheGeneralFunctionsFloat) {
+  for (std::uint64_t k = 0; k < (std::uint64_t(1) << 24); ++k) {
+    check_box_muller_forms<float>(k);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(PortableMath, BoxMullerFormsEqualTheGeneralFunctionsDouble) {
+  const std::uint64_t count = std::uint64_t(1) << 53;
+  std::mt19937_64 rng(7);
+  for (std::uint64_t i = 0; i < (std::uint64_t(1) << 20); ++i) {
+    for (std::uint64_t k : {i, count - 1 - i, rng() % count, (count / 4) * (i % 4) + (i >> 3)}) {
+      check_box_muller_forms<double>(k);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // ---- contraction immunity -----------------------------------------------------------------
 
 #if defined(KOKKOSDTENSOR_TEST_CONTRACTED)

@@ -1,0 +1,429 @@
+// Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks and
+// of the float transforms that dominate host fills (uniform, normal, random bits), written
+// with intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
+// "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_RandomFill.hpp) in a function
+// compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
+// default flags on any x86-64 CPU.
+//
+// Same bits as the scalar code, by construction:
+//  - Philox is integer arithmetic; the 32x32->64-bit products come from vpmuludq.
+//  - Every floating-point step is the SAME correctly rounded IEEE operation, in the same
+//    order, as the scalar function it mirrors (portable_log, portable_sincospi, box_muller,
+//    uniform01_float, ... in KokkosDTensor_PortableMath.hpp / KokkosDTensor_Philox.hpp):
+//    vaddps/vsubps/vmulps/vsqrtps round exactly like the scalar +, -, *, sqrt, and
+//    vfmadd..ps rounds once, exactly like std::fma. Scalar selects (a ? b : c) become
+//    blends on the same condition, unary minus a sign-bit flip (which is what it is).
+// If you change one of those scalar functions, change its mirror here:
+// unit_tests/Test_FillPaths.cpp compares the two byte for byte for every distribution.
+
+#ifndef KOKKOSDTENSOR_HOSTSIMD_HPP
+#define KOKKOSDTENSOR_HOSTSIMD_HPP
+
+#include <KokkosDTensor_Distributions.hpp>
+#include <KokkosDTensor_Philox.hpp>
+#include <cstdint>
+
+// Whether the host fill has an AVX2+FMA version chosen at run time: GCC/Clang on x86-64,
+// not in a device compiler's pass (nvcc, hipcc, nvc++ compile host code through their own
+// front ends; the device backends do not use the host-style functor anyway).
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(_M_X64)) && \
+    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__NVCOMPILER) &&                  \
+    !defined(KOKKOSDTENSOR_DISABLE_HOST_DISPATCH)
+#define KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH 1
+#else
+#define KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH 0
+#endif
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+#include <immintrin.h>
+#endif
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// Whether the host fill loop may use its AVX2+FMA version (decided once per process).
+inline bool host_has_avx2_fma() {
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+template <class T>
+struct StandardUniform;  // KokkosDTensor_RandomFill.hpp
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+
+// Every function below is compiled for AVX2+FMA whatever the command line says, and is only
+// ever called from such functions (after host_has_avx2_fma()).
+#define KOKKOSDTENSOR_IMPL_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
+
+namespace host_avx2 {
+
+// ---- Philox4x32-10, 8 blocks in the 8 lanes --------------------------------------------
+
+// hi/lo halves of the 32x32->64-bit products a[l] * m (m broadcast). vpmuludq multiplies the
+// even 32-bit lanes only, so the odd lanes take a second multiply after a 64-bit shift.
+KOKKOSDTENSOR_IMPL_AVX2 void mul_hi_lo(__m256i a, __m256i m, __m256i& hi, __m256i& lo) {
+  const __m256i even = _mm256_mul_epu32(a, m);
+  const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
+  hi = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
+  lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+}
+
+// Words of the blocks first_block + l, l = 0..7 (block-lane layout): word[j] lane l is word
+// j of block first_block + l.
+struct Words8 {
+  __m256i word[4];
+};
+
+// NB independent groups of 8 blocks (groups g at first_block + 8 g) through the 10 rounds
+// together: one group is a single dependency chain (multiply latency), two keep the vector
+// units busier.
+template <int NB>
+KOKKOSDTENSOR_IMPL_AVX2 void philox8(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                     Words8 (&out)[NB]) {
+  __m256i c0[NB], c1[NB], c2[NB], c3[NB];
+  for (int g = 0; g < NB; ++g) {
+    const std::uint64_t first = first_block + 8 * static_cast<std::uint64_t>(g);
+    const std::uint32_t lo = static_cast<std::uint32_t>(first);
+    if (lo <= 0xFFFFFFF8u) {  // no carry into the high counter word within the group
+      c0[g] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(lo)),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      c1[g] = _mm256_set1_epi32(static_cast<int>(first >> 32));
+    } else {
+      alignas(32) std::uint32_t l0[8], l1[8];
+      for (int l = 0; l < 8; ++l) {
+        l0[l] = static_cast<std::uint32_t>(first + l);
+        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
+      }
+      c0[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l0));
+      c1[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l1));
+    }
+    c2[g] = _mm256_setzero_si256();
+    c3[g] = _mm256_setzero_si256();
+  }
+  const __m256i m0 = _mm256_set1_epi32(static_cast<int>(philox_m0));
+  const __m256i m1 = _mm256_set1_epi32(static_cast<int>(philox_m1));
+  for (int round = 0; round < 10; ++round) {
+    const __m256i k0 = _mm256_set1_epi32(static_cast<int>(key.k0[round]));
+    const __m256i k1 = _mm256_set1_epi32(static_cast<int>(key.k1[round]));
+    for (int g = 0; g < NB; ++g) {
+      __m256i hi0, lo0, hi1, lo1;
+      mul_hi_lo(c0[g], m0, hi0, lo0);
+      mul_hi_lo(c2[g], m1, hi1, lo1);
+      c0[g] = _mm256_xor_si256(_mm256_xor_si256(hi1, c1[g]), k0);
+      c1[g] = lo1;
+      c2[g] = _mm256_xor_si256(_mm256_xor_si256(hi0, c3[g]), k1);
+      c3[g] = lo0;
+    }
+  }
+  for (int g = 0; g < NB; ++g) {
+    out[g].word[0] = c0[g];
+    out[g].word[1] = c1[g];
+    out[g].word[2] = c2[g];
+    out[g].word[3] = c3[g];
+  }
+}
+
+// Block-lane layout (v[j] lane l = word/element j of block l) to stream order
+// (out[k] = elements 8k .. 8k + 7 of the 8 blocks, i.e. blocks 2k and 2k + 1).
+KOKKOSDTENSOR_IMPL_AVX2 void to_stream_order(const __m256i (&v)[4], __m256i (&out)[4]) {
+  const __m256i t0 = _mm256_unpacklo_epi32(v[0], v[1]);  // 0 of blocks 0,1 | 4,5 ...
+  const __m256i t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+  const __m256i t2 = _mm256_unpacklo_epi32(v[2], v[3]);
+  const __m256i t3 = _mm256_unpackhi_epi32(v[2], v[3]);
+  const __m256i b04 = _mm256_unpacklo_epi64(t0, t2);  // block 0 | block 4
+  const __m256i b15 = _mm256_unpackhi_epi64(t0, t2);  // block 1 | block 5
+  const __m256i b26 = _mm256_unpacklo_epi64(t1, t3);
+  const __m256i b37 = _mm256_unpackhi_epi64(t1, t3);
+  out[0] = _mm256_permute2x128_si256(b04, b15, 0x20);
+  out[1] = _mm256_permute2x128_si256(b26, b37, 0x20);
+  out[2] = _mm256_permute2x128_si256(b04, b15, 0x31);
+  out[3] = _mm256_permute2x128_si256(b26, b37, 0x31);
+}
+
+KOKKOSDTENSOR_IMPL_AVX2 void store_stream_order(const __m256i (&v)[4], void* dst) {
+  __m256i s[4];
+  to_stream_order(v, s);
+  for (int k = 0; k < 4; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst) + k, s[k]);
+}
+
+// ---- float helpers: each mirrors one scalar function step for step ------------------------
+
+KOKKOSDTENSOR_IMPL_AVX2 __m256 fma(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 bcast(float x) { return _mm256_set1_ps(x); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 bits_ps(std::uint32_t bits) {
+  return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits)));
+}
+// c ? b : a, lane by lane (c: all-ones or all-zeros lanes).
+KOKKOSDTENSOR_IMPL_AVX2 __m256 select(__m256 c, __m256 b, __m256 a) { return _mm256_blendv_ps(a, b, c); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 abs(__m256 x) { return _mm256_and_ps(x, bits_ps(0x7fffffffu)); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 sign(__m256 x) { return _mm256_and_ps(x, bits_ps(0x80000000u)); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 copysign(__m256 magnitude, __m256 s) {
+  return _mm256_or_ps(abs(magnitude), sign(s));
+}
+
+// horner(x, c0, c1, ...) of PortableMath: acc = c0; acc = fma(acc, x, c_i).
+template <int N>
+KOKKOSDTENSOR_IMPL_AVX2 __m256 horner(__m256 x, const float (&c)[N]) {
+  __m256 acc = bcast(c[0]);
+  for (int i = 1; i < N; ++i) acc = fma(acc, x, bcast(c[i]));
+  return acc;
+}
+
+// uniform01_float: (word >> 8) * 2^-24; uniform01_open_float: ((word >> 8) + 1) * 2^-24.
+// The integers are below 2^24 + 1, so the signed conversion is the exact unsigned one.
+KOKKOSDTENSOR_IMPL_AVX2 __m256 uniform01(__m256i w) {
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(w, 8)), bcast(0x1p-24f));
+}
+KOKKOSDTENSOR_IMPL_AVX2 __m256 uniform01_open(__m256i w) {
+  return _mm256_mul_ps(
+      _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_srli_epi32(w, 8), _mm256_set1_epi32(1))),
+      bcast(0x1p-24f));
+}
+
+// log_normal_positive(xs, tiny ? 23 : 0) of PortableMath (the arithmetic of portable_log
+// without its special cases); MayBeTiny = false: e_shift is 0 (no `tiny` lanes).
+template <bool MayBeTiny>
+KOKKOSDTENSOR_IMPL_AVX2 __m256 log_core(__m256 xs, __m256 tiny) {
+  const __m256i bits = _mm256_castps_si256(xs);
+  const __m256i e =
+      _mm256_srai_epi32(_mm256_sub_epi32(bits, _mm256_set1_epi32(0x3f2aaaab)), 23);
+  const __m256 m = _mm256_castsi256_ps(_mm256_sub_epi32(bits, _mm256_slli_epi32(e, 23)));
+  const __m256 f = _mm256_sub_ps(m, bcast(1.0f));
+  static constexpr float cg[9] = {0x1.d01f96p-4f,  -0x1.fcd61ap-4f, 0x1.bf1a08p-4f,
+                                  -0x1.f7579cp-4f, 0x1.24b290p-3f,  -0x1.557838p-3f,
+                                  0x1.999954p-3f,  -0x1.ffffb6p-3f, 0x1.555556p-2f};
+  const __m256 g = horner(f, cg);
+  const __m256 t = fma(g, f, bcast(-0.5f));
+  const __m256 f2 = _mm256_mul_ps(f, f);
+  const __m256 p = fma(t, f2, f);
+  __m256i ei = e;
+  if (MayBeTiny)
+    ei = _mm256_blendv_epi8(e, _mm256_sub_epi32(e, _mm256_set1_epi32(23)),
+                            _mm256_castps_si256(tiny));
+  const __m256 ef = _mm256_cvtepi32_ps(ei);
+  return fma(ef, bcast(0x1.62e430p-1f), fma(ef, bcast(-0x1.05c610p-29f), p));
+}
+
+// portable_log(float).
+KOKKOSDTENSOR_IMPL_AVX2 __m256 log(__m256 x) {
+  const __m256 tiny = _mm256_cmp_ps(x, bcast(0x1p-126f), _CMP_LT_OQ);
+  const __m256 r = log_core<true>(select(tiny, _mm256_mul_ps(x, bcast(0x1p23f)), x), tiny);
+  // x > 0 and finite: r; x == 0: -inf; x < 0: NaN; +inf, NaN: x + x.
+  const __m256 normal = _mm256_and_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GT_OQ),
+                                      _mm256_cmp_ps(x, bcast(0x1.fffffep127f), _CMP_LE_OQ));
+  __m256 out = select(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ), bits_ps(0x7fc00000u),
+                      _mm256_add_ps(x, x));
+  out = select(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_EQ_OQ), bits_ps(0xff800000u), out);
+  return select(normal, r, out);
+}
+
+// portable_log for normal positive finite x (Box-Muller's u1 in [2^-24, 1]): no special cases.
+KOKKOSDTENSOR_IMPL_AVX2 __m256 log_positive(__m256 x) {
+  return log_core<false>(x, _mm256_setzero_ps());
+}
+
+// portable_rint(float).
+KOKKOSDTENSOR_IMPL_AVX2 __m256 rint(__m256 v) {
+  const __m256 a = abs(v);
+  const __m256 r = _mm256_sub_ps(_mm256_add_ps(a, bcast(0x1p23f)), bcast(0x1p23f));
+  return select(_mm256_cmp_ps(a, bcast(0x1p23f), _CMP_LT_OQ), copysign(r, v), v);
+}
+
+// sincospi_reduced<MayBeTiny>(r, q) of PortableMath: sin and cos of pi (r + q/2), |r| <= 1/4.
+template <bool MayBeTiny>
+KOKKOSDTENSOR_IMPL_AVX2 void sincospi_reduced(__m256 r, __m256i q, __m256& s, __m256& c) {
+  const __m256 z = _mm256_mul_ps(r, r);
+  static constexpr float ch[4] = {0x1.4cb74ap-4f, -0x1.32ce1ep-1f, 0x1.466bc2p+1f, -0x1.4abbcep+2f};
+  const __m256 h = horner(z, ch);
+  __m256 sr;
+  if (MayBeTiny) {
+    const __m256 tiny = _mm256_cmp_ps(abs(r), bcast(0x1p-90f), _CMP_LT_OQ);
+    const __m256 rr = select(tiny, _mm256_mul_ps(r, bcast(0x1p64f)), r);
+    const __m256 srs =
+        fma(rr, bcast(0x1.921fb6p+1f),
+            fma(rr, bcast(-0x1.777a5cp-24f), _mm256_mul_ps(_mm256_mul_ps(rr, z), h)));
+    sr = select(tiny, _mm256_mul_ps(srs, bcast(0x1p-64f)), srs);
+  } else {
+    sr = fma(r, bcast(0x1.921fb6p+1f),
+             fma(r, bcast(-0x1.777a5cp-24f), _mm256_mul_ps(_mm256_mul_ps(r, z), h)));
+  }
+  static constexpr float ck[3] = {0x1.db6466p-3f, -0x1.55cb98p+0f, 0x1.03c1eap+2f};
+  const __m256 k2 = horner(z, ck);
+  const __m256 zl = _mm256_fmsub_ps(r, r, z);  // fma(r, r, -z): the same single rounding
+  const __m256 c1 = bcast(-0x1.3bd3ccp+2f);
+  const __m256 t = fma(z, c1, bcast(1.0f));
+  const __m256 e1 = fma(z, c1, _mm256_sub_ps(bcast(1.0f), t));
+  const __m256 rest =
+      fma(zl, c1, fma(z, bcast(-0x1.37c8bcp-23f), _mm256_mul_ps(_mm256_mul_ps(z, z), k2)));
+  const __m256 cr = _mm256_add_ps(t, _mm256_add_ps(e1, rest));
+  // q & 1 swaps sin and cos; q & 2 negates sin, (q + 1) & 2 cos (a sign-bit flip, as -x).
+  const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(2);
+  const __m256 odd = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one), one));
+  const __m256 flip_s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(q, two), 30));
+  const __m256 flip_c = _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(q, one), two), 30));
+  s = _mm256_xor_ps(select(odd, cr, sr), flip_s);
+  c = _mm256_xor_ps(select(odd, sr, cr), flip_c);
+}
+
+// portable_sincospi(float).
+KOKKOSDTENSOR_IMPL_AVX2 void sincospi(__m256 x, __m256& s, __m256& c) {
+  const __m256 ax = abs(x);
+  const __m256 xs = select(_mm256_cmp_ps(ax, bcast(0x1p24f), _CMP_LT_OQ), x, sign(x));
+  const __m256 j = rint(_mm256_mul_ps(bcast(2.0f), xs));
+  const __m256 r = fma(j, bcast(-0.5f), xs);
+  const __m256i q = _mm256_and_si256(_mm256_cvttps_epi32(j), _mm256_set1_epi32(3));
+  __m256 sv, cv;
+  sincospi_reduced<true>(r, q, sv, cv);
+  const __m256 finite = _mm256_cmp_ps(ax, bcast(0x1.fffffep127f), _CMP_LE_OQ);
+  s = select(finite, sv, bits_ps(0x7fc00000u));
+  c = select(finite, cv, bits_ps(0x7fc00000u));
+}
+
+// sincospi_of_unit_multiple(float) of PortableMath: x in [0, 2), a multiple of 2^-23 (Box-Muller's
+// 2 u2): t = 2x + 2^23 holds j = rint(2x) in its low mantissa bits, r = x - j/2 is 0 or
+// at least 2^-23 in magnitude, x is finite: portable_sincospi without its special cases.
+KOKKOSDTENSOR_IMPL_AVX2 void sincospi_unit(__m256 x, __m256& s, __m256& c) {
+  const __m256 t = _mm256_add_ps(_mm256_mul_ps(bcast(2.0f), x), bcast(0x1p23f));
+  const __m256 r = fma(_mm256_sub_ps(t, bcast(0x1p23f)), bcast(-0.5f), x);
+  const __m256i q = _mm256_and_si256(_mm256_castps_si256(t), _mm256_set1_epi32(3));
+  sincospi_reduced<false>(r, q, s, c);
+}
+
+// box_muller(u1, u2) followed by fma(stddev, z, mean) (BoxMullerDistribution<float, false>).
+KOKKOSDTENSOR_IMPL_AVX2 void normal_pair(__m256i w_u1, __m256i w_u2, __m256 stddev, __m256 mean,
+                                         __m256& x0, __m256& x1) {
+  const __m256 u1 = uniform01_open(w_u1);
+  const __m256 u2 = uniform01(w_u2);
+  // u1 in [2^-24, 1], 2 u2 in [0, 2) a multiple of 2^-23: the special-case-free forms give
+  // the bits of portable_log and portable_sincospi (as box_muller's scalar code).
+  const __m256 radius = _mm256_sqrt_ps(_mm256_mul_ps(bcast(-2.0f), log_positive(u1)));
+  __m256 sine, cosine;
+  sincospi_unit(_mm256_mul_ps(bcast(2.0f), u2), sine, cosine);
+  x0 = fma(stddev, _mm256_mul_ps(radius, cosine), mean);
+  x1 = fma(stddev, _mm256_mul_ps(radius, sine), mean);
+}
+
+}  // namespace host_avx2
+
+// Dist's transform of 8 whole consecutive blocks at once, in AVX2: apply(dist, words, dst)
+// writes the 8 * elements_per_block values of the blocks whose words are `words` (block-lane
+// layout) to dst (any alignment). available = false: the caller runs Dist's scalar
+// operator() block by block on the words instead.
+template <class Dist>
+struct HostAvx2Transform {
+  static constexpr bool available = false;
+};
+
+template <>
+struct HostAvx2Transform<StandardUniform<float>> {
+  static constexpr bool available = true;
+  template <class D>
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const D&, const host_avx2::Words8& w, float* dst) {
+    __m256i s[4];
+    host_avx2::to_stream_order(w.word, s);
+    for (int k = 0; k < 4; ++k) _mm256_storeu_ps(dst + 8 * k, host_avx2::uniform01(s[k]));
+  }
+};
+
+// uniform_from_to: min(fma(u, range, from), below_to) as `value < below_to ? value : below_to`,
+// which is exactly vminps(value, below_to).
+template <>
+struct HostAvx2Transform<Uniform<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Uniform<float>& d, const host_avx2::Words8& w,
+                                            float* dst) {
+    __m256i s[4];
+    host_avx2::to_stream_order(w.word, s);
+    const __m256 range = _mm256_set1_ps(d.range), from = _mm256_set1_ps(d.from);
+    const __m256 below_to = _mm256_set1_ps(d.below_to);
+    for (int k = 0; k < 4; ++k) {
+      const __m256 value = host_avx2::fma(host_avx2::uniform01(s[k]), range, from);
+      _mm256_storeu_ps(dst + 8 * k, _mm256_min_ps(value, below_to));
+    }
+  }
+};
+
+// Normal f32: the pair (word 0, word 1) of each block gives its elements 0 and 1, the pair
+// (word 2, word 3) elements 2 and 3; computed in block-lane layout, stored in stream order.
+template <>
+struct HostAvx2Transform<Normal<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Normal<float>& d, const host_avx2::Words8& w,
+                                            float* dst) {
+    const __m256 stddev = _mm256_set1_ps(d.stddev), mean = _mm256_set1_ps(d.mean);
+    __m256 x[4];
+    host_avx2::normal_pair(w.word[0], w.word[1], stddev, mean, x[0], x[1]);
+    host_avx2::normal_pair(w.word[2], w.word[3], stddev, mean, x[2], x[3]);
+    const __m256i v[4] = {_mm256_castps_si256(x[0]), _mm256_castps_si256(x[1]),
+                          _mm256_castps_si256(x[2]), _mm256_castps_si256(x[3])};
+    host_avx2::store_stream_order(v, dst);
+  }
+};
+
+template <>
+struct HostAvx2Transform<RandomBits<std::uint32_t>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const RandomBits<std::uint32_t>&,
+                                            const host_avx2::Words8& w, std::uint32_t* dst) {
+    host_avx2::store_stream_order(w.word, dst);
+  }
+};
+
+namespace host_avx2 {
+// bernoulli_word(word, threshold) (word < threshold, threshold <= 2^32, compared in 64 bits)
+// as all-ones lanes: an unsigned 32-bit compare (signed compare after flipping the sign bits),
+// or all true when threshold = 2^32.
+KOKKOSDTENSOR_IMPL_AVX2 __m256 bernoulli_mask(__m256i w, std::uint64_t threshold) {
+  if (threshold > 0xFFFFFFFFull) return _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i t = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(threshold)));
+  return _mm256_castsi256_ps(
+      _mm256_cmpgt_epi32(_mm256_xor_si256(t, bias), _mm256_xor_si256(w, bias)));
+}
+}  // namespace host_avx2
+
+// Bernoulli f32: success ? 1 : 0.
+template <>
+struct HostAvx2Transform<Bernoulli<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Bernoulli<float>& d, const host_avx2::Words8& w,
+                                            float* dst) {
+    __m256i s[4];
+    host_avx2::to_stream_order(w.word, s);
+    for (int k = 0; k < 4; ++k)
+      _mm256_storeu_ps(dst + 8 * k,
+                       _mm256_and_ps(host_avx2::bernoulli_mask(s[k], d.threshold), _mm256_set1_ps(1.0f)));
+  }
+};
+
+// Dropout f32 (in place): success ? +0 : current * scale.
+template <>
+struct HostAvx2Transform<Dropout<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Dropout<float>& d, const host_avx2::Words8& w,
+                                            float* dst) {
+    __m256i s[4];
+    host_avx2::to_stream_order(w.word, s);
+    const __m256 scale = _mm256_set1_ps(d.scale);
+    for (int k = 0; k < 4; ++k) {
+      const __m256 kept = _mm256_mul_ps(_mm256_loadu_ps(dst + 8 * k), scale);
+      _mm256_storeu_ps(dst + 8 * k,
+                       _mm256_andnot_ps(host_avx2::bernoulli_mask(s[k], d.threshold), kept));
+    }
+  }
+};
+
+#undef KOKKOSDTENSOR_IMPL_AVX2
+
+#endif  // KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif
