@@ -690,10 +690,6 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
         one_row ? (end_whole > first_whole ? end_whole - first_whole : 0) : row_length / E;
     const bool partial_blocks = one_row ? origin_linear % E != 0 || (origin_linear + size) % E != 0
                                         : !rows_aligned || row_length % E != 0;
-    // Blocks per device work item: several for ops that only write (on the H200 that made
-    // uniform_ f32 15% faster, but dropout_, which also reads, 11% slower:
-    // docs/performance.md). Host backends take one unless `strided` asks for the device's
-    // choice (the tests compare the two).
     // Vector stores (device backends): every row's first whole block is aligned to the
     // block's size when the first row's is and rows are a whole number of blocks apart in
     // memory and in L.
@@ -702,10 +698,14 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
         reinterpret_cast<std::uintptr_t>(view.data() + (first_whole * E - origin_linear)) %
             block_bytes == 0;
     for (int d = 0; !one_row && d + 1 < rank; ++d) {
-      if (view.extent(d) > 1 && (static_cast<std::size_t>(view.stride(d)) * sizeof(T)) % block_bytes != 0)
+      if (view.extent(d) > 1 && static_cast<std::size_t>(view.stride(d)) * sizeof(T) % block_bytes)
         vector_stores = false;
     }
     if (!one_row && !rows_aligned) vector_stores = false;
+    // Blocks per device work item: several for ops that only write (on the H200 that made
+    // uniform_ f32 15% faster, but dropout_, which also reads, 11% slower:
+    // docs/performance.md). Host backends take one unless `strided` asks for the device's
+    // choice (the tests compare the two).
     constexpr int device_k = Dist::reads_input ? 1 : strided_blocks_per_item;
     const int k = runs_on_host<ExecSpace>() && !strided ? 1 : device_k;
     const std::uint64_t interior_items = (whole_blocks + k - 1) / k;
@@ -717,6 +717,14 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
     const auto go = [&](auto row_rank_tag, auto index_tag) {
       constexpr int RR = decltype(row_rank_tag)::value;
       using Index = typename decltype(index_tag)::type;
+      // The device-style functor with K blocks per item and VectorStores.
+      const auto device_style = [&](auto k_tag, auto vector_stores_tag) {
+        launch_rows<FillRowsFunctor<T, Dist, RR, Index, decltype(k_tag)::value,
+                                    decltype(vector_stores_tag)::value>,
+                    RR, Index>(space, view, dist, state, origin_linear, global_stride,
+                               row_length, rows, blocks_per_row, units_per_row, interior_items,
+                               host_simd);
+      };
       if constexpr (runs_on_host<ExecSpace>()) {
         if (host_style) {
           launch_rows<FillRowsHostFunctor<T, Dist, RR, Index>, RR, Index>(
@@ -726,22 +734,14 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
         }
         // (Host stores are element by element whatever the alignment.)
         if (k == 1) {
-          launch_rows<FillRowsFunctor<T, Dist, RR, Index, 1, false>, RR, Index>(
-              space, view, dist, state, origin_linear, global_stride, row_length, rows,
-              blocks_per_row, units_per_row, interior_items, host_simd);
+          device_style(std::integral_constant<int, 1>{}, std::false_type{});
         } else {
-          launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, false>, RR, Index>(
-              space, view, dist, state, origin_linear, global_stride, row_length, rows,
-              blocks_per_row, units_per_row, interior_items, host_simd);
+          device_style(std::integral_constant<int, device_k>{}, std::false_type{});
         }
       } else if (vector_stores) {
-        launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, true>, RR, Index>(
-            space, view, dist, state, origin_linear, global_stride, row_length, rows,
-            blocks_per_row, units_per_row, interior_items, host_simd);
+        device_style(std::integral_constant<int, device_k>{}, std::true_type{});
       } else {
-        launch_rows<FillRowsFunctor<T, Dist, RR, Index, device_k, false>, RR, Index>(
-            space, view, dist, state, origin_linear, global_stride, row_length, rows,
-            blocks_per_row, units_per_row, interior_items, host_simd);
+        device_style(std::integral_constant<int, device_k>{}, std::false_type{});
       }
     };
     using rank0 = std::integral_constant<int, 0>;
