@@ -217,6 +217,7 @@ KOKKOS_INLINE_FUNCTION float portable_log(float x) {
   if (x == 0.0f) return -float_inf();
   return x < 0.0f ? float_nan() : portable_add(x, x);  // +inf -> +inf, NaN -> NaN
 }
+
 // x = 2^e * m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^54), f = m - 1,
 // s = f / (2 + f), log1p(f) = f - f^2/2 + s (f^2/2 + R(s^2)) with a degree-7 fit
 // R(z)/z on [0, 0.0295] (the fdlibm scheme with our own coefficients, every step fused).
@@ -246,6 +247,7 @@ KOKKOS_INLINE_FUNCTION double portable_log(double x) {
   if (x == 0.0) return -double_inf();
   return x < 0.0 ? double_nan() : portable_add(x, x);
 }
+
 // ---- exp ----------------------------------------------------------------------------
 
 // exp(x) = 2^k exp(r), k = rint(x / ln2), r = x - k ln2 (Cody-Waite, first step exact),
