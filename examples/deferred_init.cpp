@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include "ExampleMain.hpp"
 #include <KokkosDTensor.hpp>
 #include <Kokkos_Core.hpp>
 #include <array>
@@ -28,19 +29,10 @@ namespace kdt = KokkosDTensor;
 
 namespace {
 
+using example::world_rank;
+using example::world_size;
+
 constexpr std::uint64_t kSeed = 20260101;
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 // Row-major values of a View of rank 1 to 4 on the host.
 template <class ViewType>
@@ -227,16 +219,5 @@ int run() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  int status = 1;
-  try {
-    status = run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "deferred_init: rank %d: %s\n", world_rank(), e.what());
-    status = 1;
-  }
-  Kokkos::finalize();
-  MPI_Finalize();
-  return status;
+  return example::main_with_mpi_and_kokkos("deferred_init", argc, argv, run);
 }

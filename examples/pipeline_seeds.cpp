@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include "ExampleMain.hpp"
 #include <KokkosDTensor.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdio>
@@ -28,20 +29,11 @@ namespace kdt = KokkosDTensor;
 
 namespace {
 
+using example::world_rank;
+using example::world_size;
+
 using Matrix = Kokkos::View<float**>;
 constexpr std::int64_t kRows = 6, kCols = 5;
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 std::vector<float> row_major(const Matrix& m) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
@@ -148,16 +140,5 @@ int run() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  int status = 1;
-  try {
-    status = run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pipeline_seeds: rank %d: %s\n", world_rank(), e.what());
-    status = 1;
-  }
-  Kokkos::finalize();
-  MPI_Finalize();
-  return status;
+  return example::main_with_mpi_and_kokkos("pipeline_seeds", argc, argv, run);
 }

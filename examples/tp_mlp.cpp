@@ -25,6 +25,7 @@
 
 #include <mpi.h>
 
+#include "ExampleMain.hpp"
 #include <KokkosDTensor.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -57,19 +58,10 @@ void relu_(const Kokkos::View<float**>& h) {
 
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using example::world_rank;
+using example::world_size;
 
 #ifdef KOKKOSDTENSOR_EXAMPLE_HAVE_KOKKOSKERNELS
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 using Matrix = Kokkos::View<float**>;
 using HostMatrix = Matrix::HostMirror;
@@ -231,16 +223,5 @@ int run() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  int status = 1;
-  try {
-    status = run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tp_mlp: rank %d: %s\n", world_rank(), e.what());
-    status = 1;
-  }
-  Kokkos::finalize();
-  MPI_Finalize();
-  return status;
+  return example::main_with_mpi_and_kokkos("tp_mlp", argc, argv, run);
 }

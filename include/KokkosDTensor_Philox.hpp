@@ -38,53 +38,11 @@ constexpr std::uint32_t philox_m1 = 0xCD9E8D57u;
 constexpr std::uint32_t philox_w0 = 0x9E3779B9u;  // golden ratio
 constexpr std::uint32_t philox_w1 = 0xBB67AE85u;  // sqrt(3) - 1
 
-// Philox4x32 with 10 rounds: counter (c0, c1, c2, c3), key (k0, k1).
-KOKKOS_INLINE_FUNCTION PhiloxBlock philox4x32_10(std::uint32_t c0, std::uint32_t c1,
-                                                 std::uint32_t c2, std::uint32_t c3,
-                                                 std::uint32_t k0, std::uint32_t k1) {
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k0 += philox_w0;
-      k1 += philox_w1;
-    }
-    const std::uint64_t product0 = static_cast<std::uint64_t>(philox_m0) * c0;
-    const std::uint64_t product1 = static_cast<std::uint64_t>(philox_m1) * c2;
-    const std::uint32_t hi0 = static_cast<std::uint32_t>(product0 >> 32);
-    const std::uint32_t lo0 = static_cast<std::uint32_t>(product0);
-    const std::uint32_t hi1 = static_cast<std::uint32_t>(product1 >> 32);
-    const std::uint32_t lo1 = static_cast<std::uint32_t>(product1);
-    c0 = hi1 ^ c1 ^ k0;
-    c1 = lo1;
-    c2 = hi0 ^ c3 ^ k1;
-    c3 = lo0;
-  }
-  PhiloxBlock block;
-  block.word[0] = c0;
-  block.word[1] = c1;
-  block.word[2] = c2;
-  block.word[3] = c3;
-  return block;
-}
-
-// Block `block_index` of the stream of `seed`: words 4*block_index ... 4*block_index + 3.
-KOKKOS_INLINE_FUNCTION PhiloxBlock stream_block(std::uint64_t seed, std::uint64_t block_index) {
-  return philox4x32_10(static_cast<std::uint32_t>(block_index),
-                       static_cast<std::uint32_t>(block_index >> 32), 0u, 0u,
-                       static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
-}
-
-// Word `word_index` of the stream of `seed` (one Philox block per call: for tests and
-// references; kernels work on whole blocks).
-KOKKOS_INLINE_FUNCTION std::uint32_t stream_word(std::uint64_t seed, std::uint64_t word_index) {
-  return stream_block(seed, word_index >> 2).word[word_index & 3u];
-}
-
-// ---- Philox with a precomputed key schedule (the fill kernels) ----------------------------
-
-// The round keys of a seed: round r (0..9) uses (k0 + r * philox_w0, k1 + r * philox_w1).
-// Computed once on the host and carried in the kernel's functor, the schedule costs no
-// instruction per block: on CUDA the functor lives in the kernel's constant parameter bank,
-// so each `hi ^ c ^ key` is one LOP3 with a constant-bank operand.
+// The round keys of a seed: round r (0..9) uses (k0 + r * philox_w0, k1 + r * philox_w1),
+// (k0, k1) = (lo32(seed), hi32(seed)). The fill kernels compute it once on the host and
+// carry it in the kernel's functor, so the schedule costs no instruction per block: on CUDA
+// the functor lives in the kernel's constant parameter bank, so each `hi ^ c ^ key` is one
+// LOP3 with a constant-bank operand.
 struct PhiloxKeySchedule {
   std::uint32_t k0[10];
   std::uint32_t k1[10];
@@ -102,7 +60,7 @@ KOKKOS_INLINE_FUNCTION PhiloxKeySchedule philox_key_schedule(std::uint64_t seed)
   return key;
 }
 
-// The same function as philox4x32_10(c0, c1, c2, c3, k0, k1) with the keys of `key`.
+// Philox4x32 with 10 rounds: counter (c0, c1, c2, c3), round keys `key`.
 KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock philox4x32_10(std::uint32_t c0, std::uint32_t c1,
                                                       std::uint32_t c2, std::uint32_t c3,
                                                       const PhiloxKeySchedule& key) {
@@ -127,6 +85,27 @@ KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock philox4x32_10(std::uint32_t c0, std::uin
   block.word[2] = c2;
   block.word[3] = c3;
   return block;
+}
+
+// Philox4x32 with 10 rounds: counter (c0, c1, c2, c3), key (k0, k1).
+KOKKOS_INLINE_FUNCTION PhiloxBlock philox4x32_10(std::uint32_t c0, std::uint32_t c1,
+                                                 std::uint32_t c2, std::uint32_t c3,
+                                                 std::uint32_t k0, std::uint32_t k1) {
+  return philox4x32_10(c0, c1, c2, c3,
+                       philox_key_schedule((static_cast<std::uint64_t>(k1) << 32) | k0));
+}
+
+// Block `block_index` of the stream of `seed`: words 4*block_index ... 4*block_index + 3.
+KOKKOS_INLINE_FUNCTION PhiloxBlock stream_block(std::uint64_t seed, std::uint64_t block_index) {
+  return philox4x32_10(static_cast<std::uint32_t>(block_index),
+                       static_cast<std::uint32_t>(block_index >> 32), 0u, 0u,
+                       static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+}
+
+// Word `word_index` of the stream of `seed` (one Philox block per call: for tests and
+// references; kernels work on whole blocks).
+KOKKOS_INLINE_FUNCTION std::uint32_t stream_word(std::uint64_t seed, std::uint64_t word_index) {
+  return stream_block(seed, word_index >> 2).word[word_index & 3u];
 }
 
 // Block `block_index` of the stream whose seed has the schedule `key`.

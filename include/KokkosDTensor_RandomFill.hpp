@@ -296,7 +296,7 @@ struct FillRowsGeometry {
   std::uint64_t origin_linear;   // L of local element (0, ..., 0)
   Index row_length;              // elements per row
   Index blocks_per_row;          // Philox blocks a row may touch (work units per row)
-  divider_t<Index> per_row;      // divides by blocks_per_row (device) or chunks per row (host)
+  divider_t<Index> per_row;      // divides by the work units (items or chunks) per row
   Index row_extent[row_dims];    // local extents of the row dimensions
   divider_t<Index> row_divider[row_dims];
   std::int64_t memory_stride[row_dims];   // View strides of the row dimensions (elements)
@@ -314,6 +314,21 @@ struct FillRowsGeometry {
       row_start += static_cast<std::uint64_t>(i) * global_stride[d];
       row = next;
     }
+  }
+
+  // Work item `item` of a functor with per_row.divisor work units per row: its unit within
+  // the row (the return value), the row's first element in memory and its L.
+  KOKKOS_FORCEINLINE_FUNCTION Index locate_item(Index item, T*& row_data,
+                                                std::uint64_t& row_start) const {
+    Index row = 0, unit = item;
+    if (RowRank > 0) {
+      row = per_row.divide(item);
+      unit = item - row * per_row.divisor;
+    }
+    std::int64_t memory_offset;
+    locate_row(row, memory_offset, row_start);
+    row_data = data + memory_offset;
+    return unit;
   }
 
   // Block `block` (a stream block index relative to first_block) of a row starting at
@@ -375,20 +390,15 @@ constexpr int strided_blocks_per_item = 4;
 template <class T, class Dist, int RowRank, class Index, int K, bool VectorStores>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = false;
-  Index interior_items = 0;  // work items per row for the whole blocks
-  Index items_per_row = 0;   // interior_items, plus two when rows have partial blocks
+  // Work items per row for the whole blocks (per_row.divisor counts two more when rows have
+  // partial blocks).
+  Index interior_items = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
     constexpr int E = Dist::elements_per_block;
-    Index row = 0, t = item;
-    if (RowRank > 0) {
-      row = this->per_row.divide(item);
-      t = item - row * items_per_row;
-    }
-    std::int64_t memory_offset;
+    T* row_data;
     std::uint64_t row_start;
-    this->locate_row(row, memory_offset, row_start);
-    T* const row_data = this->data + memory_offset;
+    const Index t = this->locate_item(item, row_data, row_start);
     const std::uint64_t row_end = row_start + static_cast<std::uint64_t>(this->row_length);
     // Stream blocks (relative to first_block) of the row's first and one past its last
     // whole block.
@@ -447,7 +457,6 @@ constexpr int host_chunk_blocks = 512; // blocks per host work item (2 KiB of fl
 template <class T, class Dist, int RowRank, class Index>
 struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = true;
-  Index chunks_per_row;
   bool use_avx2_fma;
 
   // Whole blocks of a row: block * E >= row_start and block * E + E <= row_start + length.
@@ -540,14 +549,7 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
                                                 std::uint64_t& row_start, std::uint64_t& begin,
                                                 std::uint64_t& end) const {
     constexpr int E = Dist::elements_per_block;
-    Index row_index = 0, chunk = item;
-    if (RowRank > 0) {
-      row_index = this->per_row.divide(item);
-      chunk = item - row_index * chunks_per_row;
-    }
-    std::int64_t memory_offset;
-    this->locate_row(row_index, memory_offset, row_start);
-    row = this->data + memory_offset;
+    const Index chunk = this->locate_item(item, row, row_start);
     const std::uint64_t row_first_block = row_start / E;
     begin = row_first_block + static_cast<std::uint64_t>(chunk) * host_chunk_blocks;
     end = begin + host_chunk_blocks;
@@ -631,11 +633,9 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
     functor.global_stride[d] = global_stride[d];
   }
   if constexpr (Functor::is_host_style) {
-    functor.chunks_per_row = static_cast<Index>(units_per_row);
     functor.use_avx2_fma = host_simd && host_has_avx2_fma();
   } else {
     functor.interior_items = static_cast<Index>(interior_items);
-    functor.items_per_row = static_cast<Index>(units_per_row);
   }
   (void)host_simd;
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;

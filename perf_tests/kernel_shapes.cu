@@ -97,8 +97,7 @@ I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true> make_f
   f.memory_stride[0] = 0;
   f.global_stride[0] = 0;
   f.interior_items = (nblocks + K - 1) / K;
-  f.items_per_row = f.interior_items;
-  f.per_row = I::divider_t<unsigned>(f.items_per_row);
+  f.per_row = I::divider_t<unsigned>(f.interior_items);
   return f;
 }
 
@@ -296,7 +295,7 @@ int main(int argc, char** argv) {
     using namespace std;
     {
       const auto f = make_functor<Dist, 4>(out, dist, key, nblocks);
-      const unsigned items = f.items_per_row;
+      const unsigned items = f.interior_items;
       cudaMemset(out, 0xff, bytes);
       float ms = time_it([&] { raw_functor<<<(items + 127) / 128, 128>>>(f, items); });
       report(op, "library functor K=4, raw launch", ms, bytes);
@@ -313,7 +312,7 @@ int main(int argc, char** argv) {
       using L = Lean<T, Dist, 4, decltype(mode)::value>;
       L f;
       static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true>&>(f) = make_functor<Dist, 4>(out, dist, key, nblocks);
-      const unsigned items = f.items_per_row;
+      const unsigned items = f.interior_items;
       cudaMemset(out, 0xff, bytes);
       const float ms = time_it([&] { raw_lean<<<(items + 127) / 128, 128>>>(f, items); });
       report(op, name, ms, bytes);
