@@ -372,8 +372,10 @@ struct FillRowsGeometry {
   }
 };
 
-// Philox blocks per device work item for ops that only write (below).
-constexpr int strided_blocks_per_item = 4;
+// Philox blocks per device work item for ops that only write (below). 8 rather than 4:
+// through Kokkos' RangePolicy loop, K = 4 lost 7-10% against the same body launched as a
+// plain CUDA kernel on the H200, K = 8 did not (docs/performance.md, version 6).
+constexpr int strided_blocks_per_item = 8;
 
 // Device style. A row's work items are `interior_items` items for its whole blocks (item t
 // fills the row's whole blocks t, t + interior_items, ..., K of them) and, when rows may
@@ -387,12 +389,21 @@ constexpr int strided_blocks_per_item = 4;
 // blocks are one vector access each. A template parameter, not a run-time flag: with a flag
 // nvcc compiled the K-block body twice (vector and scalar versions) and the kernel,
 // twice as long, ran at ~0.8 of memset on the H200 instead of ~1.0 (docs/performance.md).
-template <class T, class Dist, int RowRank, class Index, int K, bool VectorStores>
+//
+// SharedHigh: every stream block the launch touches has the same high 32 bits of its
+// index, counter_high (true unless the launch straddles a multiple of 2^32 blocks). The
+// whole blocks' Philox counters are then (32-bit low word, counter_high): the high word is
+// the same in every thread, so the first rounds' work on it is done once for all K blocks.
+// Measured on the H200 through Kokkos' RangePolicy: 6-8% less time for uniform_ than a
+// 64-bit counter per block (docs/performance.md, version 6).
+template <class T, class Dist, int RowRank, class Index, int K, bool VectorStores,
+          bool SharedHigh>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
   static constexpr bool is_host_style = false;
   // Work items per row for the whole blocks (per_row.divisor counts two more when rows have
   // partial blocks).
   Index interior_items = 0;
+  std::uint32_t counter_high = 0;  // used when SharedHigh
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
     constexpr int E = Dist::elements_per_block;
@@ -427,8 +438,15 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif
-    for (int j = 0; j < K; ++j)
-      words[j] = stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
+    for (int j = 0; j < K; ++j) {
+      if constexpr (SharedHigh) {
+        const std::uint32_t low = static_cast<std::uint32_t>(counter) +
+                                  static_cast<std::uint32_t>(t + j * interior_items);
+        words[j] = philox4x32_10(low, counter_high, 0u, 0u, this->key);
+      } else {
+        words[j] = stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
+      }
+    }
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif
@@ -610,7 +628,7 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
                  const RNGState& state, std::uint64_t origin_linear,
                  const std::uint64_t* global_stride, std::uint64_t row_length,
                  std::uint64_t rows, std::uint64_t blocks_per_row, std::uint64_t units_per_row,
-                 std::uint64_t interior_items, bool host_simd) {
+                 std::uint64_t interior_items, std::uint32_t counter_high, bool host_simd) {
   Functor functor;
   functor.data = view.data();
   functor.dist = dist;
@@ -636,8 +654,10 @@ void launch_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
     functor.use_avx2_fma = host_simd && host_has_avx2_fma();
   } else {
     functor.interior_items = static_cast<Index>(interior_items);
+    functor.counter_high = counter_high;
   }
   (void)host_simd;
+  (void)counter_high;
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
   Kokkos::parallel_for(
       "KokkosDTensor::fill_random",
@@ -712,33 +732,46 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
     const std::uint64_t units_per_row =
         host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks
                    : interior_items + (partial_blocks ? 2 : 0);
+    // Whether all the stream blocks the launch touches (those of elements origin_linear ...
+    // last_linear) share the high 32 bits of their index.
+    std::uint64_t last_linear = origin_linear;
+    for (int d = 0; d < rank; ++d)
+      last_linear += static_cast<std::uint64_t>(view.extent(d) - 1) * global_stride[d];
+    const std::uint64_t first_block = state.offset / 4;
+    const std::uint64_t counter_high = (first_block + origin_linear / E) >> 32;
+    const bool shared_high = size > 0 && ((first_block + last_linear / E) >> 32) == counter_high;
     const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
                        size < (std::uint64_t(1) << 31) && blocks_per_row < (std::uint64_t(1) << 31);
     const auto go = [&](auto row_rank_tag, auto index_tag) {
       constexpr int RR = decltype(row_rank_tag)::value;
       using Index = typename decltype(index_tag)::type;
-      // The device-style functor with K blocks per item and VectorStores.
-      const auto device_style = [&](auto k_tag, auto vector_stores_tag) {
-        launch_rows<FillRowsFunctor<T, Dist, RR, Index, decltype(k_tag)::value,
-                                    decltype(vector_stores_tag)::value>,
+      // The device-style functor with K blocks per item. Two versions per backend: on
+      // device backends the fast one (vector stores, shared high word) and the general one;
+      // on host backends (the tests' rows_device path) the two counter forms with the
+      // device's K, so that the host tests check both against the reference.
+      const auto device_style = [&](auto k_tag, auto fast_tag) {
+        constexpr bool fast = decltype(fast_tag)::value;
+        constexpr bool vector = fast && !runs_on_host<ExecSpace>();
+        launch_rows<FillRowsFunctor<T, Dist, RR, Index, decltype(k_tag)::value, vector, fast>,
                     RR, Index>(space, view, dist, state, origin_linear, global_stride,
                                row_length, rows, blocks_per_row, units_per_row, interior_items,
-                               host_simd);
+                               static_cast<std::uint32_t>(counter_high), host_simd);
       };
       if constexpr (runs_on_host<ExecSpace>()) {
         if (host_style) {
           launch_rows<FillRowsHostFunctor<T, Dist, RR, Index>, RR, Index>(
               space, view, dist, state, origin_linear, global_stride, row_length, rows,
-              blocks_per_row, units_per_row, 0, host_simd);
+              blocks_per_row, units_per_row, 0, 0, host_simd);
           return;
         }
         // (Host stores are element by element whatever the alignment.)
         if (k == 1) {
           device_style(std::integral_constant<int, 1>{}, std::false_type{});
         } else {
-          device_style(std::integral_constant<int, device_k>{}, std::false_type{});
+          if (shared_high) device_style(std::integral_constant<int, device_k>{}, std::true_type{});
+          else device_style(std::integral_constant<int, device_k>{}, std::false_type{});
         }
-      } else if (vector_stores) {
+      } else if (vector_stores && shared_high) {
         device_style(std::integral_constant<int, device_k>{}, std::true_type{});
       } else {
         device_style(std::integral_constant<int, device_k>{}, std::false_type{});

@@ -7,7 +7,10 @@
 //   nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda \
 //        -I include -I $KOKKOS/include perf_tests/kernel_shapes.cu -o kernel_shapes \
 //        -L $KOKKOS/lib -lkokkoscore -ldl -lcuda
-//   ./kernel_shapes ["bits uniform normal f64"] [lib]   (lib: only the library-functor rows)
+//   ./kernel_shapes ["bits uniform from_to bernoulli normal f64 launch"] [lib]
+//   (lib: only the library-functor rows; launch: instead of the kernel shapes, the library
+//   functor through Kokkos with launch bounds, back to back, inside Kokkos' loop copied
+//   into a plain kernel, not inlined, and other bodies and K through Kokkos: version 6)
 #include <KokkosDTensor_RandomFill.hpp>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -81,10 +84,32 @@ __global__ void __launch_bounds__(128) raw_functor(F f, unsigned n) {
   if (i < n) f(i);
 }
 
-template <class Dist, int K>
-I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true> make_functor(
+template <class F>
+__global__ void __launch_bounds__(256) raw_functor256(F f, unsigned n) {
+  const unsigned i = blockIdx.x * 256 + threadIdx.x;
+  if (i < n) f(i);
+}
+
+// Kokkos' RangePolicy loop (Kokkos_Cuda_Parallel_Range.hpp), here with 128 threads.
+template <class F>
+__global__ void __launch_bounds__(128) raw_loop(F f, int n) {
+  const int stride = 128 * int(gridDim.x);
+  for (int i = int(threadIdx.x) + 128 * int(blockIdx.x); i < n; i = i < n - stride ? i + stride : n)
+    f(unsigned(i));
+}
+
+// The functor's body compiled as a separate (not inlined) function.
+template <class F>
+struct NoInline {
+  F f;
+  __device__ __noinline__ void call(unsigned i) const { f(i); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i) const { call(unsigned(i)); }
+};
+
+template <class Dist, int K, bool SharedHigh = true>
+I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true, SharedHigh> make_functor(
     typename Dist::value_type* out, Dist dist, I::PhiloxKeySchedule key, unsigned nblocks) {
-  I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true> f;
+  I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true, SharedHigh> f;
   f.data = out;
   f.dist = dist;
   f.key = key;
@@ -97,6 +122,7 @@ I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true> make_f
   f.memory_stride[0] = 0;
   f.global_stride[0] = 0;
   f.interior_items = (nblocks + K - 1) / K;
+  f.counter_high = 0;
   f.per_row = I::divider_t<unsigned>(f.interior_items);
   return f;
 }
@@ -106,8 +132,8 @@ I::FillRowsFunctor<typename Dist::value_type, Dist, 0, unsigned, K, true> make_f
 // path. 2: all K blocks' values computed before any (conditional) store. 3: as 1, with
 // the vector store only.
 template <class T, class Dist, int K, int Mode>
-struct Lean : I::FillRowsFunctor<T, Dist, 0, unsigned, K, true> {
-  __device__ void operator()(const unsigned item) const {
+struct Lean : I::FillRowsFunctor<T, Dist, 0, unsigned, K, true, false> {
+  KOKKOS_INLINE_FUNCTION void operator()(const unsigned item) const {
     constexpr int E = Dist::elements_per_block;
     const unsigned t = item;
     const std::uint64_t row_start = this->origin_linear;
@@ -234,6 +260,7 @@ void check(const char* op, const char* shape, T* d, size_t n, bool make_referenc
 }
 
 static bool only_lib = false;
+static bool launch_variants = false;  // argv[1] contains "launch"
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
@@ -308,10 +335,103 @@ int main(int argc, char** argv) {
       report(op, "library functor K=4, Kokkos", ms, bytes);
       check(op, "library functor Kokkos", out, elems, false);
     }
+    if (launch_variants) {
+      // The same functor through Kokkos with launch bounds, and raw with 256 threads.
+      const auto f = make_functor<Dist, 4>(out, dist, key, nblocks);
+      const int items = int(f.interior_items);
+      auto kokkos_case = [&](auto bounds, const char* name) {
+        using LB = decltype(bounds);
+        cudaMemset(out, 0xff, bytes);
+        const float ms = time_it([&] {
+          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>, LB>(0, items), f);
+        });
+        report(op, name, ms, bytes);
+        check(op, name, out, elems, false);
+      };
+      kokkos_case(Kokkos::LaunchBounds<128, 1>{}, "Kokkos LaunchBounds<128,1>");
+      kokkos_case(Kokkos::LaunchBounds<256, 1>{}, "Kokkos LaunchBounds<256,1>");
+      kokkos_case(Kokkos::LaunchBounds<512, 1>{}, "Kokkos LaunchBounds<512,1>");
+      kokkos_case(Kokkos::LaunchBounds<128, 8>{}, "Kokkos LaunchBounds<128,8>");
+      // Ten launches between the events: the GPU never waits for the host, so this is the
+      // kernels' own time (the rows above include each launch's host latency).
+      const float raw10 = time_it([&] {
+        for (int r = 0; r < 10; ++r) raw_functor<<<(items + 127) / 128, 128>>>(f, unsigned(items));
+      }, 10);
+      report(op, "raw 128, 10 back to back /10", raw10 / 10, bytes);
+      const float kokkos10 = time_it([&] {
+        for (int r = 0; r < 10; ++r)
+          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f);
+      }, 10);
+      report(op, "Kokkos, 10 back to back /10", kokkos10 / 10, bytes);
+      cudaMemset(out, 0xff, bytes);
+      float loop_ms = time_it([&] { raw_loop<<<(items + 127) / 128, 128>>>(f, items); });
+      report(op, "raw 128 with Kokkos' loop", loop_ms, bytes);
+      check(op, "raw loop", out, elems, false);
+      const NoInline<decltype(f)> g{f};
+      cudaMemset(out, 0xff, bytes);
+      loop_ms = time_it([&] { raw_loop<<<(items + 127) / 128, 128>>>(g, items); });
+      report(op, "raw 128 loop, noinline body", loop_ms, bytes);
+      check(op, "raw loop noinline", out, elems, false);
+      cudaMemset(out, 0xff, bytes);
+      loop_ms = time_it([&] {
+        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), g);
+      });
+      report(op, "Kokkos, noinline body", loop_ms, bytes);
+      check(op, "Kokkos noinline", out, elems, false);
+      cudaMemset(out, 0xff, bytes);
+      loop_ms = time_it([&] {
+        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>, Kokkos::LaunchBounds<128, 1>>(0, items), g);
+      });
+      report(op, "Kokkos LB<128,1>, noinline body", loop_ms, bytes);
+      check(op, "Kokkos LB noinline", out, elems, false);
+      // Other bodies through Kokkos: the lean variants and K = 2, 8.
+      auto kokkos_lean = [&](auto mode, const char* name) {
+        using L = Lean<T, Dist, 4, decltype(mode)::value>;
+        L lf;
+        static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(lf) = make_functor<Dist, 4, false>(out, dist, key, nblocks);
+        cudaMemset(out, 0xff, bytes);
+        const float t = time_it([&] {
+          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), lf);
+        });
+        report(op, name, t, bytes);
+        check(op, name, out, elems, false);
+      };
+      kokkos_lean(std::integral_constant<int, 1>{}, "Kokkos lean 1 branch-free bulk");
+      kokkos_lean(std::integral_constant<int, 2>{}, "Kokkos lean 2 values first");
+      kokkos_lean(std::integral_constant<int, 4>{}, "Kokkos lean 4 micro body");
+      kokkos_lean(std::integral_constant<int, 5>{}, "Kokkos lean 5 micro + counter64");
+      auto kokkos_k = [&](auto k_tag, const char* name) {
+        constexpr int KK = decltype(k_tag)::value;
+        const auto fk = make_functor<Dist, KK>(out, dist, key, nblocks);
+        cudaMemset(out, 0xff, bytes);
+        const float t = time_it([&] {
+          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, int(fk.interior_items)), fk);
+        });
+        report(op, name, t, bytes);
+        check(op, name, out, elems, false);
+      };
+      {
+        const auto f64c = make_functor<Dist, 4, false>(out, dist, key, nblocks);
+        cudaMemset(out, 0xff, bytes);
+        const float t = time_it([&] {
+          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f64c);
+        });
+        report(op, "Kokkos library K=4, 64-bit counter", t, bytes);
+        check(op, "Kokkos library 64-bit counter", out, elems, false);
+      }
+      kokkos_k(std::integral_constant<int, 1>{}, "Kokkos library K=1");
+      kokkos_k(std::integral_constant<int, 2>{}, "Kokkos library K=2");
+      kokkos_k(std::integral_constant<int, 8>{}, "Kokkos library K=8");
+      cudaMemset(out, 0xff, bytes);
+      const float ms = time_it([&] { raw_functor256<<<(items + 255) / 256, 256>>>(f, unsigned(items)); });
+      report(op, "library functor K=4, raw 256", ms, bytes);
+      check(op, "library functor raw 256", out, elems, false);
+      return;
+    }
     auto lean = [&](auto mode, const char* name) {
       using L = Lean<T, Dist, 4, decltype(mode)::value>;
       L f;
-      static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true>&>(f) = make_functor<Dist, 4>(out, dist, key, nblocks);
+      static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(f) = make_functor<Dist, 4, false>(out, dist, key, nblocks);
       const unsigned items = f.interior_items;
       cudaMemset(out, 0xff, bytes);
       const float ms = time_it([&] { raw_lean<<<(items + 127) / 128, 128>>>(f, items); });
@@ -342,9 +462,15 @@ int main(int argc, char** argv) {
   };
 
   const char* only = argc > 1 ? argv[1] : "";
+  launch_variants = strstr(only, "launch") != nullptr;
   auto want = [&](const char* op) { return !*only || strstr(only, op); };
   if (want("bits")) run_all("bits_u32", I::RandomBits<std::uint32_t>{});
   if (want("uniform")) run_all("uniform", I::StandardUniform<float>{});
+  if (want("from_to")) {  // what uniform_(t, 0, 1) runs (make_uniform needs the compiled library)
+    I::Uniform<float> d; d.from = 0.0f; d.range = 1.0f; d.below_to = 0x1.fffffep-1f;
+    run_all("uniform01", d);
+  }
+  if (want("bernoulli")) { I::Bernoulli<float> d; d.threshold = I::bernoulli_threshold<float>(0.5); run_all("bernoulli", d); }
   if (want("normal")) { I::Normal<float> d; d.mean = 0.0f; d.stddev = 1.0f; run_all("normal", d); }
   if (want("f64")) {
     printf("memset 8 GiB-class for f64: %.4f ms\n", memset8_ms);

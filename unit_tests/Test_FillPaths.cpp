@@ -89,7 +89,9 @@ void check_all_boxes_1d(Maker make, const char* name) {
     for (std::int64_t origin : {0, 1, 2, 3, 5}) {
       for (std::int64_t local : {std::int64_t(1), std::int64_t(3), global - origin}) {
         if (origin + local > global || local <= 0) continue;
-        for (std::uint64_t offset : {0ull, 4ull, 12ull, (1ull << 34) - 8}) {
+        // Offsets (1 << 34) +- a few words: blocks just below and above 2^32, so that
+        // fills straddle the boundary (64-bit counters) or lie above it (high word 1).
+        for (std::uint64_t offset : {0ull, 4ull, 12ull, (1ull << 34) - 8, (1ull << 34) + 4}) {
           View v("v", local);
           kdt::Impl::GlobalBox box;
           box.rank = 1;
@@ -123,6 +125,8 @@ void check_all_boxes_2d(Maker make, const char* name) {
           box.origin[0] = o0;
           box.origin[1] = o1;
           check_paths(v, make(), box, kdt::RNGState{99, 40}, std::string(name) + " 2d");
+          check_paths(v, make(), box, kdt::RNGState{99, (1ull << 34) - 16},
+                      std::string(name) + " 2d across block 2^32");
         }
       }
     }
