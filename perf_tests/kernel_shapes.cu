@@ -336,96 +336,59 @@ int main(int argc, char** argv) {
       check(op, "library functor Kokkos", out, elems, false);
     }
     if (launch_variants) {
-      // The same functor through Kokkos with launch bounds, and raw with 256 threads.
+      // The same functor several ways (version 6 in docs/performance.md). Each row poisons
+      // the buffer, times `launch` and checks the bytes against the reference.
       const auto f = make_functor<Dist, 4>(out, dist, key, nblocks);
       const int items = int(f.interior_items);
-      auto kokkos_case = [&](auto bounds, const char* name) {
-        using LB = decltype(bounds);
+      auto row = [&](const char* name, auto launch, int launches = 1) {
         cudaMemset(out, 0xff, bytes);
-        const float ms = time_it([&] {
-          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>, LB>(0, items), f);
-        });
-        report(op, name, ms, bytes);
+        report(op, name, time_it(launch, launches == 1 ? 30 : 10) / launches, bytes);
         check(op, name, out, elems, false);
       };
-      kokkos_case(Kokkos::LaunchBounds<128, 1>{}, "Kokkos LaunchBounds<128,1>");
-      kokkos_case(Kokkos::LaunchBounds<256, 1>{}, "Kokkos LaunchBounds<256,1>");
-      kokkos_case(Kokkos::LaunchBounds<512, 1>{}, "Kokkos LaunchBounds<512,1>");
-      kokkos_case(Kokkos::LaunchBounds<128, 8>{}, "Kokkos LaunchBounds<128,8>");
+      using NoBounds = Kokkos::LaunchBounds<>;
+      auto kokkos_row = [&](const char* name, const auto& functor, int n, auto bounds) {
+        using Policy = Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>, decltype(bounds)>;
+        row(name, [&] { Kokkos::parallel_for(Policy(0, n), functor); });
+      };
+      kokkos_row("Kokkos LaunchBounds<128,1>", f, items, Kokkos::LaunchBounds<128, 1>{});
+      kokkos_row("Kokkos LaunchBounds<256,1>", f, items, Kokkos::LaunchBounds<256, 1>{});
+      kokkos_row("Kokkos LaunchBounds<512,1>", f, items, Kokkos::LaunchBounds<512, 1>{});
+      kokkos_row("Kokkos LaunchBounds<128,8>", f, items, Kokkos::LaunchBounds<128, 8>{});
       // Ten launches between the events: the GPU never waits for the host, so this is the
       // kernels' own time (the rows above include each launch's host latency).
-      const float raw10 = time_it([&] {
+      row("raw 128, 10 back to back /10", [&] {
         for (int r = 0; r < 10; ++r) raw_functor<<<(items + 127) / 128, 128>>>(f, unsigned(items));
       }, 10);
-      report(op, "raw 128, 10 back to back /10", raw10 / 10, bytes);
-      const float kokkos10 = time_it([&] {
+      row("Kokkos, 10 back to back /10", [&] {
         for (int r = 0; r < 10; ++r)
           Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f);
       }, 10);
-      report(op, "Kokkos, 10 back to back /10", kokkos10 / 10, bytes);
-      cudaMemset(out, 0xff, bytes);
-      float loop_ms = time_it([&] { raw_loop<<<(items + 127) / 128, 128>>>(f, items); });
-      report(op, "raw 128 with Kokkos' loop", loop_ms, bytes);
-      check(op, "raw loop", out, elems, false);
+      row("raw 128 with Kokkos' loop", [&] { raw_loop<<<(items + 127) / 128, 128>>>(f, items); });
       const NoInline<decltype(f)> g{f};
-      cudaMemset(out, 0xff, bytes);
-      loop_ms = time_it([&] { raw_loop<<<(items + 127) / 128, 128>>>(g, items); });
-      report(op, "raw 128 loop, noinline body", loop_ms, bytes);
-      check(op, "raw loop noinline", out, elems, false);
-      cudaMemset(out, 0xff, bytes);
-      loop_ms = time_it([&] {
-        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), g);
-      });
-      report(op, "Kokkos, noinline body", loop_ms, bytes);
-      check(op, "Kokkos noinline", out, elems, false);
-      cudaMemset(out, 0xff, bytes);
-      loop_ms = time_it([&] {
-        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>, Kokkos::LaunchBounds<128, 1>>(0, items), g);
-      });
-      report(op, "Kokkos LB<128,1>, noinline body", loop_ms, bytes);
-      check(op, "Kokkos LB noinline", out, elems, false);
-      // Other bodies through Kokkos: the lean variants and K = 2, 8.
+      row("raw 128 loop, noinline body", [&] { raw_loop<<<(items + 127) / 128, 128>>>(g, items); });
+      kokkos_row("Kokkos, noinline body", g, items, NoBounds{});
+      kokkos_row("Kokkos LB<128,1>, noinline body", g, items, Kokkos::LaunchBounds<128, 1>{});
+      // Other bodies through Kokkos: the lean variants, the 64-bit counter, K = 1, 2, 8.
       auto kokkos_lean = [&](auto mode, const char* name) {
-        using L = Lean<T, Dist, 4, decltype(mode)::value>;
-        L lf;
-        static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(lf) = make_functor<Dist, 4, false>(out, dist, key, nblocks);
-        cudaMemset(out, 0xff, bytes);
-        const float t = time_it([&] {
-          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), lf);
-        });
-        report(op, name, t, bytes);
-        check(op, name, out, elems, false);
+        Lean<T, Dist, 4, decltype(mode)::value> lf;
+        static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(lf) =
+            make_functor<Dist, 4, false>(out, dist, key, nblocks);
+        kokkos_row(name, lf, items, NoBounds{});
       };
       kokkos_lean(std::integral_constant<int, 1>{}, "Kokkos lean 1 branch-free bulk");
       kokkos_lean(std::integral_constant<int, 2>{}, "Kokkos lean 2 values first");
       kokkos_lean(std::integral_constant<int, 4>{}, "Kokkos lean 4 micro body");
       kokkos_lean(std::integral_constant<int, 5>{}, "Kokkos lean 5 micro + counter64");
+      kokkos_row("Kokkos library K=4, 64-bit counter", make_functor<Dist, 4, false>(out, dist, key, nblocks), items,
+                 NoBounds{});
       auto kokkos_k = [&](auto k_tag, const char* name) {
-        constexpr int KK = decltype(k_tag)::value;
-        const auto fk = make_functor<Dist, KK>(out, dist, key, nblocks);
-        cudaMemset(out, 0xff, bytes);
-        const float t = time_it([&] {
-          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, int(fk.interior_items)), fk);
-        });
-        report(op, name, t, bytes);
-        check(op, name, out, elems, false);
+        const auto fk = make_functor<Dist, decltype(k_tag)::value>(out, dist, key, nblocks);
+        kokkos_row(name, fk, int(fk.interior_items), NoBounds{});
       };
-      {
-        const auto f64c = make_functor<Dist, 4, false>(out, dist, key, nblocks);
-        cudaMemset(out, 0xff, bytes);
-        const float t = time_it([&] {
-          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f64c);
-        });
-        report(op, "Kokkos library K=4, 64-bit counter", t, bytes);
-        check(op, "Kokkos library 64-bit counter", out, elems, false);
-      }
       kokkos_k(std::integral_constant<int, 1>{}, "Kokkos library K=1");
       kokkos_k(std::integral_constant<int, 2>{}, "Kokkos library K=2");
       kokkos_k(std::integral_constant<int, 8>{}, "Kokkos library K=8");
-      cudaMemset(out, 0xff, bytes);
-      const float ms = time_it([&] { raw_functor256<<<(items + 255) / 256, 256>>>(f, unsigned(items)); });
-      report(op, "library functor K=4, raw 256", ms, bytes);
-      check(op, "library functor raw 256", out, elems, false);
+      row("library functor K=4, raw 256", [&] { raw_functor256<<<(items + 255) / 256, 256>>>(f, unsigned(items)); });
       return;
     }
     auto lean = [&](auto mode, const char* name) {
