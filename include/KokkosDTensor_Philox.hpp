@@ -108,11 +108,18 @@ KOKKOS_INLINE_FUNCTION std::uint32_t stream_word(std::uint64_t seed, std::uint64
   return stream_block(seed, word_index >> 2).word[word_index & 3u];
 }
 
+// Block (index_high << 32 | index_low) of the stream whose seed has the schedule `key`.
+KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock stream_block(const PhiloxKeySchedule& key,
+                                                     std::uint32_t index_low,
+                                                     std::uint32_t index_high) {
+  return philox4x32_10(index_low, index_high, 0u, 0u, key);
+}
+
 // Block `block_index` of the stream whose seed has the schedule `key`.
 KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock stream_block(const PhiloxKeySchedule& key,
                                                      std::uint64_t block_index) {
-  return philox4x32_10(static_cast<std::uint32_t>(block_index),
-                       static_cast<std::uint32_t>(block_index >> 32), 0u, 0u, key);
+  return stream_block(key, static_cast<std::uint32_t>(block_index),
+                      static_cast<std::uint32_t>(block_index >> 32));
 }
 
 // Host only: the N consecutive blocks first_block, ..., first_block + N - 1 at once, in

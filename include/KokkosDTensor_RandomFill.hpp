@@ -443,7 +443,7 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, RowRank, Index> {
       if constexpr (SharedHigh) {
         const std::uint32_t low = static_cast<std::uint32_t>(counter) +
                                   static_cast<std::uint32_t>(t + j * interior_items);
-        words[j] = philox4x32_10(low, counter_high, 0u, 0u, this->key);
+        words[j] = stream_block(this->key, low, counter_high);
       } else {
         words[j] = stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
       }
@@ -723,8 +723,8 @@ bool fill_rows(const ExecSpace& space, const ViewType& view, const Dist& dist,
         vector_stores = false;
     }
     if (!one_row && !rows_aligned) vector_stores = false;
-    // Blocks per device work item: several for ops that only write (on the H200 that made
-    // uniform_ f32 15% faster, but dropout_, which also reads, 11% slower:
+    // Blocks per device work item: strided_blocks_per_item for ops that only write, one for
+    // dropout_, which also reads (several made it 11% slower on the H200:
     // docs/performance.md). Host backends take one unless `strided` asks for the device's
     // choice (the tests compare the two).
     constexpr int device_k = Dist::reads_input ? 1 : strided_blocks_per_item;
