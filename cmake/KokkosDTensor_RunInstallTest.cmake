@@ -46,10 +46,28 @@ endif()
 
 kdt_step("build consumer" "${CMAKE_COMMAND}" --build "${KDT_CONSUMER_BUILD_DIR}" ${_kdt_config_args})
 
-set(_kdt_exe "${KDT_CONSUMER_BUILD_DIR}/install_test_consumer")
-if(KDT_CONFIG AND NOT EXISTS "${_kdt_exe}" AND EXISTS "${KDT_CONSUMER_BUILD_DIR}/${KDT_CONFIG}")
-  set(_kdt_exe "${KDT_CONSUMER_BUILD_DIR}/${KDT_CONFIG}/install_test_consumer")
+function(kdt_consumer_exe name out)
+  set(_exe "${KDT_CONSUMER_BUILD_DIR}/${name}")
+  if(KDT_CONFIG AND NOT EXISTS "${_exe}" AND EXISTS "${KDT_CONSUMER_BUILD_DIR}/${KDT_CONFIG}")
+    set(_exe "${KDT_CONSUMER_BUILD_DIR}/${KDT_CONFIG}/${name}")
+  endif()
+  set(${out} "${_exe}" PARENT_SCOPE)
+endfunction()
+
+# The KokkosDTensor::rng consumer: no MPI library among the shared libraries it loads.
+kdt_consumer_exe(rng_consumer _kdt_rng_exe)
+find_program(_kdt_ldd ldd)
+if(_kdt_ldd)
+  execute_process(COMMAND "${_kdt_ldd}" "${_kdt_rng_exe}" OUTPUT_VARIABLE _kdt_loaded)
+  if(_kdt_loaded MATCHES "libmpi")
+    message(FATAL_ERROR "install_test: rng_consumer loads MPI:\n${_kdt_loaded}")
+  endif()
 endif()
-kdt_step("run consumer on 2 ranks" "${KDT_MPIEXEC}" ${KDT_MPIEXEC_NUMPROC_FLAG} 2
-         ${KDT_MPIEXEC_PREFLAGS} "${_kdt_exe}" ${KDT_MPIEXEC_POSTFLAGS})
+kdt_step("run the rng consumer (no MPI)" "${_kdt_rng_exe}")
+
+kdt_consumer_exe(install_test_consumer _kdt_exe)
+if(EXISTS "${_kdt_exe}")
+  kdt_step("run consumer on 2 ranks" "${KDT_MPIEXEC}" ${KDT_MPIEXEC_NUMPROC_FLAG} 2
+           ${KDT_MPIEXEC_PREFLAGS} "${_kdt_exe}" ${KDT_MPIEXEC_POSTFLAGS})
+endif()
 message(STATUS "install_test: passed")

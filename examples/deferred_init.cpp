@@ -37,21 +37,8 @@ constexpr std::uint64_t kSeed = 20260101;
 // Row-major values of a View of rank 1 to 4 on the host.
 template <class ViewType>
 std::vector<double> values_of(const ViewType& view) {
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  const auto extents = kdt::Impl::view_extents(host);
-  std::int64_t count = 1;
-  for (auto e : extents) count *= e;
-  std::vector<double> values;
-  std::vector<std::int64_t> index(extents.size(), 0);
-  for (std::int64_t linear = 0; linear < count; ++linear) {
-    std::int64_t rest = linear;
-    for (int d = static_cast<int>(extents.size()) - 1; d >= 0; --d) {
-      index[d] = rest % extents[d];
-      rest /= extents[d];
-    }
-    values.push_back(static_cast<double>(kdt::Impl::host_element(host, index.data())));
-  }
-  return values;
+  const auto host = kdt::to_host_row_major(view);
+  return std::vector<double>(host.data(), host.data() + host.size());
 }
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {

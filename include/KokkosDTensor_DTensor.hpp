@@ -15,9 +15,11 @@
 //   memory unless MPI is GPU-aware (Impl::mpi_is_gpu_aware).
 // Ranks outside the mesh hold an empty local View (all extents 0) and take no part.
 
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Gather.hpp>
+#include <impl/KokkosDTensor_MpiSupport.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <KokkosDTensor_DeviceMesh.hpp>
-#include <KokkosDTensor_Error.hpp>
-#include <KokkosDTensor_MpiSupport.hpp>
 #include <KokkosDTensor_Placement.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -37,102 +39,6 @@ struct DeferredAllocation {
   explicit DeferredAllocation() = default;
 };
 inline constexpr DeferredAllocation deferred_allocation{};
-
-namespace Impl {
-
-template <class ViewType>
-constexpr int view_rank() {
-  return static_cast<int>(ViewType::rank);
-}
-
-template <class ViewType>
-std::vector<std::int64_t> view_extents(const ViewType& view) {
-  std::vector<std::int64_t> extents(view_rank<ViewType>());
-  for (int i = 0; i < view_rank<ViewType>(); ++i)
-    extents[i] = static_cast<std::int64_t>(view.extent(i));
-  return extents;
-}
-
-// A new View with the given extents (one per rank), zero-initialised.
-template <class ViewType, std::size_t... I>
-ViewType allocate_view_impl(const std::string& label, const std::vector<std::int64_t>& extents,
-                            std::index_sequence<I...>) {
-  return ViewType(Kokkos::view_alloc(label), static_cast<std::size_t>(extents[I])...);
-}
-template <class ViewType>
-ViewType allocate_view(const std::string& label, const std::vector<std::int64_t>& extents) {
-  return allocate_view_impl<ViewType>(label, extents,
-                                      std::make_index_sequence<view_rank<ViewType>()>{});
-}
-
-// An unmanaged View over `data` with the given extents.
-template <class ViewType, class Pointer, std::size_t... I>
-ViewType wrap_pointer_impl(Pointer data, const std::vector<std::int64_t>& extents,
-                           std::index_sequence<I...>) {
-  return ViewType(data, static_cast<std::size_t>(extents[I])...);
-}
-template <class ViewType, class Pointer>
-ViewType wrap_pointer(Pointer data, const std::vector<std::int64_t>& extents) {
-  return wrap_pointer_impl<ViewType>(data, extents,
-                                     std::make_index_sequence<view_rank<ViewType>()>{});
-}
-
-// The block [offset, offset + shape) of `view`.
-template <class ViewType, std::size_t... I>
-auto block_subview_impl(const ViewType& view, const LocalShapeAndOffset& box,
-                        std::index_sequence<I...>) {
-  return Kokkos::subview(
-      view, std::pair<std::size_t, std::size_t>(
-                static_cast<std::size_t>(box.global_offset[I]),
-                static_cast<std::size_t>(box.global_offset[I] + box.local_shape[I]))...);
-}
-template <class ViewType>
-auto block_subview(const ViewType& view, const LocalShapeAndOffset& box) {
-  if constexpr (view_rank<ViewType>() == 0) {
-    return view;
-  } else {
-    return block_subview_impl(view, box, std::make_index_sequence<view_rank<ViewType>()>{});
-  }
-}
-
-// view(index[0], ..., index[rank-1]) on the host.
-template <class ViewType, std::size_t... I>
-decltype(auto) host_element_impl(const ViewType& view, const std::int64_t* index,
-                                 std::index_sequence<I...>) {
-  return view(index[I]...);
-}
-template <class ViewType>
-decltype(auto) host_element(const ViewType& view, const std::int64_t* index) {
-  return host_element_impl(view, index, std::make_index_sequence<view_rank<ViewType>()>{});
-}
-
-// dst += src element-wise on the host; both host-accessible with equal extents.
-template <class DstView, class SrcView>
-void host_add_into(const DstView& dst, const SrcView& src) {
-  constexpr int rank = view_rank<DstView>();
-  std::int64_t count = 1;
-  for (int i = 0; i < rank; ++i) count *= static_cast<std::int64_t>(dst.extent(i));
-  std::int64_t index[rank > 0 ? rank : 1] = {};
-  for (std::int64_t linear = 0; linear < count; ++linear) {
-    std::int64_t rest = linear;
-    for (int i = rank - 1; i >= 0; --i) {
-      index[i] = rest % static_cast<std::int64_t>(dst.extent(i));
-      rest /= static_cast<std::int64_t>(dst.extent(i));
-    }
-    host_element(dst, index) += host_element(src, index);
-  }
-}
-
-// True if the shard at `coordinate` is the one that holds data for its group: coordinate 0
-// along every mesh dim whose placement is one of `Kinds`.
-template <class... Kinds>
-bool is_first_along(const std::vector<Placement>& placements, const std::vector<int>& coordinate) {
-  for (std::size_t m = 0; m < placements.size(); ++m)
-    if ((std::holds_alternative<Kinds>(placements[m]) || ...) && coordinate[m] != 0) return false;
-  return true;
-}
-
-}  // namespace Impl
 
 template <class DataType, class... Props>
 class DTensor {
@@ -206,8 +112,6 @@ class DTensor {
   view_type full_tensor() const;
 
  private:
-  template <class BufferSpace>
-  view_type gather_through(const char* function) const;
   static DTensorSpec make_spec(const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
                                std::vector<Placement> placements) {
     check_rank(global_shape);
@@ -243,85 +147,11 @@ typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::ful
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
     if (!spec_.has_partial() && Impl::mpi_is_gpu_aware()) {
       Impl::debug_log("full_tensor(\"" + label_ + "\"): device buffers passed to GPU-aware MPI");
-      return gather_through<memory_space>(function);
+      return Impl::gather_through<memory_space>(local_, spec_, label_, function);
     }
     Impl::debug_log("full_tensor(\"" + label_ + "\"): staged through host memory (MPI is not GPU-aware)");
   }
-  return gather_through<Kokkos::HostSpace>(function);
-}
-
-// All-gather with send/receive buffers (and the unpacking) in BufferSpace.
-template <class DataType, class... Props>
-template <class BufferSpace>
-typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::gather_through(
-    const char* function) const {
-  const DeviceMesh& mesh = spec_.mesh();
-  using packed_view =
-      Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight, BufferSpace,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using buffer_view = Kokkos::View<non_const_value_type*, BufferSpace>;
-  // Every rank computes every shard from the spec: no metadata exchange. One replica per
-  // shard sends (coordinate 0 along Replicate dims); Partial dims all send and are summed.
-  const std::vector<Placement>& placements = spec_.placements();
-  const int mesh_size = mesh.size();
-  std::vector<LocalShapeAndOffset> boxes(mesh_size);
-  std::vector<std::vector<int>> coordinates(mesh_size);
-  std::vector<int> counts(mesh_size, 0);
-  std::vector<int> displacements(mesh_size, 0);
-  std::int64_t total = 0;
-  for (int p = 0; p < mesh_size; ++p) {
-    coordinates[p] = *mesh.coordinate_of(mesh.ranks()[p]);
-    boxes[p] = spec_.local_shape_and_global_offset(coordinates[p]);
-    std::int64_t count = 1;
-    for (std::int64_t extent : boxes[p].local_shape) count *= extent;
-    if (!Impl::is_first_along<Replicate>(placements, coordinates[p])) count = 0;
-    if (total + count > INT_MAX)
-      Impl::throw_runtime_error(function, "gathering " + spec_.to_string() +
-                                              " needs more than INT_MAX elements per call; "
-                                              "not supported yet");
-    counts[p] = static_cast<int>(count);
-    displacements[p] = static_cast<int>(total);
-    total += count;
-  }
-
-  // Pack the local block row-major in host memory.
-  int my_position = 0;
-  while (coordinates[my_position] != *mesh.coordinate()) ++my_position;
-  buffer_view send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_send"),
-                   counts[my_position]);
-  if (counts[my_position] > 0) {
-    auto local_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), local_);
-    Kokkos::deep_copy(local_in_buffer_space, local_);
-    packed_view packed = Impl::wrap_pointer<packed_view>(send.data(), boxes[my_position].local_shape);
-    Kokkos::deep_copy(packed, local_in_buffer_space);
-  }
-  buffer_view received(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_received"),
-                       static_cast<std::size_t>(total));
-  Kokkos::fence();  // all copies done before MPI reads the buffers
-
-  MPI_Datatype element_type = MPI_DATATYPE_NULL;
-  MPI_Type_contiguous(static_cast<int>(sizeof(non_const_value_type)), MPI_BYTE, &element_type);
-  MPI_Type_commit(&element_type);
-  MPI_Allgatherv(send.data(), counts[my_position], element_type, received.data(), counts.data(),
-                 displacements.data(), element_type, mesh.mesh_comm());
-  MPI_Type_free(&element_type);
-
-  // Unpack in mesh order: the first shard of each Partial group assigns, later ones add.
-  view_type result = Impl::allocate_view<view_type>(label_, spec_.global_shape());
-  auto result_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), result);
-  for (int p = 0; p < mesh_size; ++p) {
-    if (counts[p] == 0) continue;
-    packed_view block =
-        Impl::wrap_pointer<packed_view>(received.data() + displacements[p], boxes[p].local_shape);
-    auto target = Impl::block_subview(result_in_buffer_space, boxes[p]);
-    if (Impl::is_first_along<Partial>(placements, coordinates[p])) {
-      Kokkos::deep_copy(target, block);
-    } else if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, BufferSpace>::accessible) {
-      Impl::host_add_into(target, block);
-    }
-  }
-  Kokkos::deep_copy(result, result_in_buffer_space);
-  return result;
+  return Impl::gather_through<Kokkos::HostSpace>(local_, spec_, label_, function);
 }
 
 // Each mesh rank copies its shard of `global` (which every rank holds); no communication.

@@ -50,12 +50,13 @@
 // finite in the value type; plus the random ops' own errors (Partial placements, an
 // unallocated DTensor: std::runtime_error).
 
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_DTensor.hpp>
-#include <KokkosDTensor_Distributions.hpp>
-#include <KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_DTensorRandom.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_Placement.hpp>
-#include <KokkosDTensor_Random.hpp>
+#include <KokkosDTensor_RandomOps.hpp>
 #include <Kokkos_Core.hpp>
 #include <cctype>
 #include <cmath>

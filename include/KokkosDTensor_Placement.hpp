@@ -13,7 +13,7 @@
 // of its parent chunk.
 
 #include <KokkosDTensor_DeviceMesh.hpp>
-#include <KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 #include <algorithm>
 #include <cstddef>

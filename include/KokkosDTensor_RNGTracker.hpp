@@ -12,7 +12,7 @@
 //    default_generator() state, synchronised over MPI_COMM_WORLD once, within a timeout.
 
 #include <KokkosDTensor_DeviceMesh.hpp>
-#include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_RNGState.hpp>
 
 #include <cstdint>
 

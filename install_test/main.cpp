@@ -37,21 +37,32 @@ int main(int argc, char* argv[]) {
                       std::string("header version ") + KOKKOSDTENSOR_VERSION_STRING +
                           " != package version " + KOKKOSDTENSOR_EXPECTED_VERSION);
 
-    // A function compiled into the installed library, with its documented message format.
-    // TODO(lead): switch this to a random op (e.g. uniform_ on a DTensor over
-    // init_device_mesh({size}) compared with the same op on a plain View and a Generator)
-    // once the Generator/DeviceMesh/DTensor headers have landed.
+    // A row-sharded DTensor gathers to the tensor one process draws into a View.
+    auto mesh = kdt::init_device_mesh({size});
+    kdt::manual_seed(42, mesh);
+    kdt::DTensor<float**> sharded("w", mesh, {7, 5}, {kdt::Shard(0)});
+    kdt::normal_(sharded, 0.0, 1.0);
+    auto gathered = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sharded.full_tensor());
+    Kokkos::View<float**> whole("whole", 7, 5);
+    kdt::Generator gen(42);
+    kdt::normal_(whole, 0.0, 1.0, gen);
+    auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), whole);
+    int differing = 0;
+    for (int i = 0; i < 7; ++i)
+      for (int j = 0; j < 5; ++j) differing += gathered(i, j) != expected(i, j);
+    failures += check(differing == 0, rank,
+                      std::to_string(differing) + " of 35 gathered elements differ from the View's");
+
+    // An error from the installed library, with its documented message format.
     std::string message;
     try {
-      kdt::Impl::throw_invalid_argument("install_test", "ranks", kdt::Impl::format_value(size),
-                                        "must be positive");
+      kdt::uniform_(whole, 1.0, 0.0, gen);
     } catch (const std::invalid_argument& error) {
       message = error.what();
     }
-    const std::string expected = "install_test: argument 'ranks' = " + std::to_string(size) +
-                                 ": must be positive";
-    failures += check(message == expected, rank,
-                      "throw_invalid_argument gave \"" + message + "\", expected \"" + expected + "\"");
+    const std::string prefix = "KokkosDTensor::uniform_: argument 'from' = 1: must be less than to = 0";
+    failures += check(message.rfind(prefix, 0) == 0, rank,
+                      "uniform_(from = 1, to = 0) gave \"" + message + "\"");
 
     // Kokkos works through the package's Kokkos::kokkos dependency.
     int sum = 0;

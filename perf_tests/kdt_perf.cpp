@@ -15,7 +15,8 @@
 //   {"name","ms","gbps","ceiling","ceiling_gbps","ratio","bytes_per_element","backend",
 //    "ranks","size"}  (ratio = gbps / ceiling_gbps; DTensor records add "vs_local").
 
-#include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
 #include <mpi.h>
@@ -198,13 +199,13 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   {
     const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
     add("uniform_f32_generic", 4, fill, n, [&] {
-      kdt::Impl::fill_random_with(Space(), f32, dist, gen.get_state(),
-                                  kdt::Impl::whole_view_box(f32), kdt::Impl::FillPath::generic);
+      kdt::Impl::fill_random_with<kdt::Impl::FillPath::generic>(
+          Space(), f32, dist, gen.get_state(), kdt::Impl::whole_view_box(f32));
     });
     const auto normal = kdt::Impl::make_normal<float>(0, 1, "kdt-perf");
     add("normal_f32_generic", 4, fill, n, [&] {
-      kdt::Impl::fill_random_with(Space(), f32, normal, gen.get_state(),
-                                  kdt::Impl::whole_view_box(f32), kdt::Impl::FillPath::generic);
+      kdt::Impl::fill_random_with<kdt::Impl::FillPath::generic>(
+          Space(), f32, normal, gen.get_state(), kdt::Impl::whole_view_box(f32));
     });
   }
 

@@ -11,7 +11,7 @@
 //   (lib: only the library-functor rows; launch: instead of the kernel shapes, the library
 //   functor through Kokkos with launch bounds, back to back, inside Kokkos' loop copied
 //   into a plain kernel, not inlined, and other bodies and K through Kokkos: version 6)
-#include <KokkosDTensor_RandomFill.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #include <KokkosDTensor_DeviceMesh.hpp>
-#include <KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 #include <algorithm>
 #include <cstdint>

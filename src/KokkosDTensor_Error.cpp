@@ -1,4 +1,6 @@
-#include <KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+
+#include <Kokkos_Core.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -15,6 +17,12 @@ void throw_invalid_argument(const std::string& function, const std::string& argu
 
 void throw_runtime_error(const std::string& function, const std::string& message) {
   throw std::runtime_error(function + ": " + message);
+}
+
+void require_kokkos_initialized(const char* function) {
+  if (!Kokkos::is_initialized()) {
+    throw_runtime_error(function, "called before Kokkos::initialize or after Kokkos::finalize");
+  }
 }
 
 }  // namespace Impl

@@ -1,5 +1,5 @@
-#include <KokkosDTensor_Error.hpp>
-#include <KokkosDTensor_RNGState.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_Generator.hpp>
 
 namespace KokkosDTensor {
 

@@ -1,4 +1,4 @@
-#include <KokkosDTensor_MpiSupport.hpp>
+#include <impl/KokkosDTensor_MpiSupport.hpp>
 
 #include <cstdio>
 #include <cstdlib>

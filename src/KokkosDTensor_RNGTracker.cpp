@@ -1,4 +1,5 @@
-#include <KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
 
 #include <Kokkos_Core.hpp>

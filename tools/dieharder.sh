@@ -9,7 +9,7 @@
 #
 #   tools/dieharder.sh [--build DIR] [--full] [--tests "0 2 15 ..."] [--psamples N]
 #
-#   --build DIR   build dir holding examples/kdt-rand (default: build)
+#   --build DIR   build dir holding tools/kdt-rand (default: build)
 #   --tests LIST  dieharder test numbers (-d) to run; default: the CI subset below
 #   --psamples N  dieharder -p N (p-values per test; default: dieharder's own per test)
 #   --full        the whole battery, dieharder -a (opt-in: hours on a small machine)
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-KDT_RAND="$BUILD_DIR/examples/kdt-rand"
+KDT_RAND="$BUILD_DIR/tools/kdt-rand"
 [ -x "$KDT_RAND" ] || { echo "dieharder.sh: $KDT_RAND is missing (build kdt-rand first)" >&2; exit 1; }
 command -v dieharder > /dev/null || { echo "dieharder.sh: dieharder is not installed (apt-get install dieharder)" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

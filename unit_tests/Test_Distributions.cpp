@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosDTensor_Generator.hpp>
+#include "TestSpace.hpp"
+
+#include <KokkosDTensor_Rng.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -23,7 +26,7 @@ constexpr std::size_t sample_count = 1000000;
 constexpr double sigmas = 5.0;
 
 template <class T>
-std::vector<double> samples_of(const Kokkos::View<T*>& view) {
+std::vector<double> samples_of(const Kokkos::View<T*, TestSpace>& view) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
   std::vector<double> values(host.extent(0));
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(host(i));
@@ -69,7 +72,7 @@ void check_continuous(const std::vector<double>& x, double mean, double variance
 
 template <class T>
 void check_uniform(std::uint64_t seed) {
-  Kokkos::View<T*> v("u", sample_count);
+  Kokkos::View<T*, TestSpace> v("u", sample_count);
   kdt::Generator gen(seed);
   kdt::uniform_(v, -2, 3, gen);
   const auto x = samples_of(v);
@@ -90,7 +93,7 @@ TEST(Distributions, Uniform) {
 
 template <class T>
 void check_normal(std::uint64_t seed) {
-  Kokkos::View<T*> v("n", sample_count);
+  Kokkos::View<T*, TestSpace> v("n", sample_count);
   kdt::Generator gen(seed);
   const double mean = 1.5, stddev = 2.0;
   kdt::normal_(v, mean, stddev, gen);
@@ -120,7 +123,7 @@ TEST(Distributions, Normal) {
 
 template <class T>
 void check_exponential(std::uint64_t seed) {
-  Kokkos::View<T*> v("e", sample_count);
+  Kokkos::View<T*, TestSpace> v("e", sample_count);
   kdt::Generator gen(seed);
   const double lambd = 2.5;
   kdt::exponential_(v, lambd, gen);
@@ -137,7 +140,7 @@ TEST(Distributions, Exponential) {
 }
 
 TEST(Distributions, LogNormal) {
-  Kokkos::View<double*> v("ln", sample_count);
+  Kokkos::View<double*, TestSpace> v("ln", sample_count);
   kdt::Generator gen(5);
   const double mean = 0.2, stddev = 0.5;
   kdt::log_normal_(v, mean, stddev, gen);
@@ -158,11 +161,11 @@ TEST(Distributions, TruncNormal) {
     const double mean = 0.5, stddev = 1.0, a = -1.0, b = 2.0;
     kdt::Generator gen(6);
     if (single) {
-      Kokkos::View<float*> v("t", sample_count);
+      Kokkos::View<float*, TestSpace> v("t", sample_count);
       kdt::trunc_normal_(v, mean, stddev, a, b, gen);
       x = samples_of(v);
     } else {
-      Kokkos::View<double*> v("t", sample_count);
+      Kokkos::View<double*, TestSpace> v("t", sample_count);
       kdt::trunc_normal_(v, mean, stddev, a, b, gen);
       x = samples_of(v);
     }
@@ -193,7 +196,7 @@ TEST(Distributions, TruncNormal) {
 
 template <class T>
 void check_bernoulli(double p, std::uint64_t seed) {
-  Kokkos::View<T*> v("b", sample_count);
+  Kokkos::View<T*, TestSpace> v("b", sample_count);
   kdt::Generator gen(seed);
   kdt::bernoulli_(v, p, gen);
   const auto x = samples_of(v);
@@ -219,7 +222,7 @@ TEST(Distributions, BernoulliFrequency) {
 
 TEST(Distributions, DropoutKeepsTheMean) {
   const double p = 0.2;
-  Kokkos::View<float*> v("d", sample_count);
+  Kokkos::View<float*, TestSpace> v("d", sample_count);
   Kokkos::deep_copy(v, 1.0f);
   kdt::Generator gen(9);
   kdt::dropout_(v, p, gen);
@@ -235,7 +238,7 @@ TEST(Distributions, DropoutKeepsTheMean) {
 
 TEST(Distributions, RandintIsUniformOverItsRange) {
   // Chi-square over 10 values with 9 degrees of freedom: P(chi2 > 45) ~ 1e-6.
-  Kokkos::View<std::int32_t*> v("r", sample_count);
+  Kokkos::View<std::int32_t*, TestSpace> v("r", sample_count);
   kdt::Generator gen(10);
   kdt::randint_(v, -3, 7, gen);
   std::map<int, double> counts;
@@ -248,7 +251,7 @@ TEST(Distributions, RandintIsUniformOverItsRange) {
   for (const auto& c : counts) chi2 += (c.second - expected) * (c.second - expected) / expected;
   EXPECT_LT(chi2, 45.0);
 
-  Kokkos::View<std::int64_t*> w("w", sample_count);
+  Kokkos::View<std::int64_t*, TestSpace> w("w", sample_count);
   kdt::randint_(w, -(std::int64_t(1) << 40), std::int64_t(1) << 40, gen);
   const Moments m = moments(samples_of(w));
   const double half = std::ldexp(1.0, 40);
@@ -257,7 +260,7 @@ TEST(Distributions, RandintIsUniformOverItsRange) {
 
 TEST(Distributions, GeometricMean) {
   for (const double p : {0.5, 0.05}) {
-    Kokkos::View<std::int64_t*> v("g", sample_count);
+    Kokkos::View<std::int64_t*, TestSpace> v("g", sample_count);
     kdt::Generator gen(11);
     kdt::geometric_(v, p, gen);
     const auto x = samples_of(v);
@@ -272,7 +275,7 @@ TEST(Distributions, GeometricMean) {
 }
 
 TEST(Distributions, RandomBitsAreBalanced) {
-  Kokkos::View<std::uint32_t*> v("bits", sample_count);
+  Kokkos::View<std::uint32_t*, TestSpace> v("bits", sample_count);
   kdt::Generator gen(12);
   kdt::random_bits_(v, gen);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);

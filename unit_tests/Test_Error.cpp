@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 namespace kdt = KokkosDTensor;
 

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosDTensor_Generator.hpp>
+#include "TestSpace.hpp"
+
+#include <KokkosDTensor_Rng.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <type_traits>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstring>
@@ -19,7 +23,7 @@ using kdt::Impl::FillPath;
 
 namespace {
 
-using ExecSpace = Kokkos::DefaultExecutionSpace;
+using ExecSpace = TestSpace;
 
 // A LayoutRight copy of `v` in v's memory space: Kokkos copies strided Views within one
 // memory space, but not across spaces (device subview -> host).
@@ -67,12 +71,12 @@ template <class View, class Dist>
 void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox& box,
                  const kdt::RNGState& state, const std::string& what) {
   std::vector<unsigned char> reference;
-  for (FillPath path : {FillPath::generic, FillPath::rows_device, FillPath::rows_host,
-                        FillPath::rows_host_portable, FillPath::automatic}) {
+  const auto check = [&](auto path_tag) {
+    constexpr FillPath path = decltype(path_tag)::value;
     // Inputs for dropout: a fixed pattern.
     using T = typename View::non_const_value_type;
     Kokkos::deep_copy(view, T(3));
-    kdt::Impl::fill_random_with(ExecSpace(), view, dist, state, box, path);
+    kdt::Impl::fill_random_with<path>(ExecSpace(), view, dist, state, box);
     Kokkos::fence();
     auto got = bytes_of(view);
     if (path == FillPath::generic) {
@@ -80,7 +84,12 @@ void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox&
     } else {
       ASSERT_EQ(got, reference) << what << " path " << static_cast<int>(path);
     }
-  }
+  };
+  check(std::integral_constant<FillPath, FillPath::generic>{});
+  check(std::integral_constant<FillPath, FillPath::rows_device>{});
+  check(std::integral_constant<FillPath, FillPath::rows_host>{});
+  check(std::integral_constant<FillPath, FillPath::rows_host_portable>{});
+  check(std::integral_constant<FillPath, FillPath::automatic>{});
 }
 
 template <class View, class Maker>
@@ -117,7 +126,7 @@ void check_all_boxes_2d(Maker make, const char* name) {
         for (int full : {0, 1}) {
           const std::int64_t n0 = full ? g[0] - o0 : 1 + (g[0] - o0 - 1) / 2;
           const std::int64_t n1 = full ? g[1] - o1 : 1 + (g[1] - o1 - 1) / 2;
-          Kokkos::View<T**, Layout, ExecSpace> v("v", n0, n1);
+          Kokkos::View<T**, Layout, ExecSpace, TestSpace> v("v", n0, n1);
           kdt::Impl::GlobalBox box;
           box.rank = 2;
           box.global_extent[0] = g[0];
@@ -135,12 +144,12 @@ void check_all_boxes_2d(Maker make, const char* name) {
 
 template <class T, class Maker>
 void check_everything(Maker make, const char* name) {
-  check_all_boxes_1d<Kokkos::View<T*, ExecSpace>>(make, name);
+  check_all_boxes_1d<Kokkos::View<T*, ExecSpace, TestSpace>>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutRight>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutLeft>(make, name);
   // Rank 3 with a sub-box in the middle dimension.
   {
-    Kokkos::View<T***, Kokkos::LayoutRight, ExecSpace> v("v", 3, 2, 11);
+    Kokkos::View<T***, Kokkos::LayoutRight, ExecSpace, TestSpace> v("v", 3, 2, 11);
     kdt::Impl::GlobalBox box;
     box.rank = 3;
     const std::int64_t g[3] = {4, 5, 13}, o[3] = {1, 2, 1};
@@ -154,11 +163,11 @@ void check_everything(Maker make, const char* name) {
   }
   // Subviews whose data pointer is not aligned to a block (element 1, 2, 3 of a View).
   for (int shift = 1; shift < 4; ++shift) {
-    Kokkos::View<T*, ExecSpace> base("base", 1000);
+    Kokkos::View<T*, ExecSpace, TestSpace> base("base", 1000);
     auto sub = Kokkos::subview(base, Kokkos::make_pair(shift, 1000 - shift));
     check_paths(sub, make(), kdt::Impl::whole_view_box(sub), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned subview");
-    Kokkos::View<T**, Kokkos::LayoutRight, ExecSpace> base2("base2", 9, 37);
+    Kokkos::View<T**, Kokkos::LayoutRight, ExecSpace, TestSpace> base2("base2", 9, 37);
     auto sub2 = Kokkos::subview(base2, Kokkos::make_pair(1, 8), Kokkos::make_pair(shift, 37));
     check_paths(sub2, make(), kdt::Impl::whole_view_box(sub2), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned 2d subview");

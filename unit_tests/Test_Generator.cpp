@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosDTensor_Generator.hpp>
+#include "TestSpace.hpp"
+
+#include <KokkosDTensor_Rng.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
@@ -20,7 +23,7 @@ namespace kdt = KokkosDTensor;
 
 namespace {
 
-using ExecSpace = Kokkos::DefaultExecutionSpace;
+using ExecSpace = TestSpace;
 
 // ---- reference stream: an independent Philox4x32-10, one word at a time ------------------
 
@@ -140,8 +143,8 @@ void check_against_reference(const char* name, Op op, Ref reference,
                              std::function<T(std::size_t)> initial = nullptr) {
   for (const auto seed : test_seeds) {
     for (const auto offset : test_offsets) {
-      Kokkos::View<T*> v1("v1", 37);
-      Kokkos::View<T**> v2("v2", 3, 5);
+      Kokkos::View<T*, TestSpace> v1("v1", 37);
+      Kokkos::View<T**, TestSpace> v2("v2", 3, 5);
       std::vector<T> before1(v1.size()), before2(v2.size());
       if (initial) {
         auto h1 = Kokkos::create_mirror_view(v1);
@@ -260,7 +263,7 @@ TEST(Generator, DropoutMatchesReference) {
     check_dropout<double>(p);
   }
   // p = 1 zeroes everything.
-  Kokkos::View<float*> v("v", 10);
+  Kokkos::View<float*, TestSpace> v("v", 10);
   Kokkos::deep_copy(v, 3.0f);
   kdt::Generator gen(5);
   kdt::dropout_(v, 1.0, gen);
@@ -382,15 +385,15 @@ void check_layouts_agree(Op op) {
   };
   // Rank 1 to 4, odd extents so that rows start in the middle of Philox blocks.
   {
-    const auto right = run(Kokkos::View<T*, Kokkos::LayoutRight>("r", 23));
-    EXPECT_EQ(right, run(Kokkos::View<T*, Kokkos::LayoutLeft>("l", 23)));
+    const auto right = run(Kokkos::View<T*, Kokkos::LayoutRight, TestSpace>("r", 23));
+    EXPECT_EQ(right, run(Kokkos::View<T*, Kokkos::LayoutLeft, TestSpace>("l", 23)));
   }
   {
-    const auto right = run(Kokkos::View<T**, Kokkos::LayoutRight>("r", 5, 7));
-    EXPECT_EQ(right, run(Kokkos::View<T**, Kokkos::LayoutLeft>("l", 5, 7)));
+    const auto right = run(Kokkos::View<T**, Kokkos::LayoutRight, TestSpace>("r", 5, 7));
+    EXPECT_EQ(right, run(Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace>("l", 5, 7)));
     // A strided subview of a larger View: fill through it, read back through the parent.
-    Kokkos::View<T***, Kokkos::LayoutRight> parent("p", 6, 3, 9);
-    Kokkos::View<T**, Kokkos::LayoutStride> strided =
+    Kokkos::View<T***, Kokkos::LayoutRight, TestSpace> parent("p", 6, 3, 9);
+    Kokkos::View<T**, Kokkos::LayoutStride, TestSpace> strided =
         Kokkos::subview(parent, std::make_pair(1, 6), 2, std::make_pair(2, 9));
     kdt::Generator gen(seed);
     gen.set_state({seed, 44});
@@ -400,25 +403,25 @@ void check_layouts_agree(Op op) {
       for (int j = 0; j < 7; ++j) EXPECT_TRUE(same_bits(host(i + 1, 2, j + 2), right[i * 7 + j]));
   }
   {
-    const auto right = run(Kokkos::View<T***, Kokkos::LayoutRight>("r", 3, 5, 3));
-    EXPECT_EQ(right, run(Kokkos::View<T***, Kokkos::LayoutLeft>("l", 3, 5, 3)));
-    EXPECT_EQ(right, run(Kokkos::View<T*>("flat", 45)));  // row-major linear index only
+    const auto right = run(Kokkos::View<T***, Kokkos::LayoutRight, TestSpace>("r", 3, 5, 3));
+    EXPECT_EQ(right, run(Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace>("l", 3, 5, 3)));
+    EXPECT_EQ(right, run(Kokkos::View<T*, TestSpace>("flat", 45)));  // row-major linear index only
   }
   {
-    const auto right = run(Kokkos::View<T****, Kokkos::LayoutRight>("r", 2, 3, 1, 5));
-    EXPECT_EQ(right, run(Kokkos::View<T****, Kokkos::LayoutLeft>("l", 2, 3, 1, 5)));
-    EXPECT_EQ(right, run(Kokkos::View<T*>("flat", 30)));
+    const auto right = run(Kokkos::View<T****, Kokkos::LayoutRight, TestSpace>("r", 2, 3, 1, 5));
+    EXPECT_EQ(right, run(Kokkos::View<T****, Kokkos::LayoutLeft, TestSpace>("l", 2, 3, 1, 5)));
+    EXPECT_EQ(right, run(Kokkos::View<T*, TestSpace>("flat", 30)));
   }
   {
     const auto right =
-        run(Kokkos::View<T********, Kokkos::LayoutRight>("r", 2, 1, 2, 1, 3, 1, 1, 3));
-    EXPECT_EQ(right, run(Kokkos::View<T********, Kokkos::LayoutLeft>("l", 2, 1, 2, 1, 3, 1, 1, 3)));
-    EXPECT_EQ(right, run(Kokkos::View<T*>("flat", 36)));
+        run(Kokkos::View<T********, Kokkos::LayoutRight, TestSpace>("r", 2, 1, 2, 1, 3, 1, 1, 3));
+    EXPECT_EQ(right, run(Kokkos::View<T********, Kokkos::LayoutLeft, TestSpace>("l", 2, 1, 2, 1, 3, 1, 1, 3)));
+    EXPECT_EQ(right, run(Kokkos::View<T*, TestSpace>("flat", 36)));
   }
   {
     // Rank 0 is element 0 of a tensor with one element.
-    const auto scalar = run(Kokkos::View<T>("s"));
-    const auto one = run(Kokkos::View<T*>("one", 1));
+    const auto scalar = run(Kokkos::View<T, TestSpace>("s"));
+    const auto one = run(Kokkos::View<T*, TestSpace>("one", 1));
     EXPECT_EQ(scalar, one);
   }
 }
@@ -437,7 +440,7 @@ template <class Dist>
 void check_sub_boxes(const Dist& dist) {
   using T = typename Dist::value_type;
   const kdt::RNGState state{0xfedcba9876543210ull, (1ull << 34) - 4};
-  Kokkos::View<T***> whole("whole", 5, 7, 9);
+  Kokkos::View<T***, TestSpace> whole("whole", 5, 7, 9);
   kdt::Impl::fill_random(ExecSpace(), whole, dist, state, kdt::Impl::whole_view_box(whole));
   auto whole_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), whole);
   const int boxes[][6] = {{0, 0, 0, 5, 7, 9}, {1, 2, 1, 2, 3, 4}, {0, 3, 5, 5, 4, 4},
@@ -450,7 +453,7 @@ void check_sub_boxes(const Dist& dist) {
       box.global_extent[d] = global[d];
       box.origin[d] = b[d];
     }
-    Kokkos::View<T***, Kokkos::LayoutLeft> part("part", b[3], b[4], b[5]);
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> part("part", b[3], b[4], b[5]);
     kdt::Impl::fill_random(ExecSpace(), part, dist, state, box);
     auto part_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), part);
     for (int i = 0; i < b[3]; ++i)
@@ -474,7 +477,7 @@ TEST(Generator, SubBoxEqualsSliceOfWholeTensor) {
 }
 
 TEST(Generator, FillRandomRejectsBoxesThatDoNotHoldTheView) {
-  Kokkos::View<float**> v("v", 2, 3);
+  Kokkos::View<float**, TestSpace> v("v", 2, 3);
   const auto dist = kdt::Impl::make_uniform<float>(0, 1, "test");
   kdt::Impl::GlobalBox box = kdt::Impl::whole_view_box(v);
   box.origin[1] = 1;  // 1 + 3 > 3
@@ -499,20 +502,20 @@ TEST(Generator, OffsetAdvancesByWholeBlocks) {
     }
   }
   kdt::Generator gen(3);
-  Kokkos::View<double*> d("d", 3);
+  Kokkos::View<double*, TestSpace> d("d", 3);
   kdt::normal_(d, 0, 1, gen);
   EXPECT_EQ(gen.get_state().offset, 8u);
-  Kokkos::View<float*> f("f", 5);
+  Kokkos::View<float*, TestSpace> f("f", 5);
   kdt::uniform_(f, 0, 1, gen);
   EXPECT_EQ(gen.get_state().offset, 16u);
-  Kokkos::View<float*> empty("empty", 0);
+  Kokkos::View<float*, TestSpace> empty("empty", 0);
   kdt::uniform_(empty, 0, 1, gen);
   EXPECT_EQ(gen.get_state().offset, 16u);
 }
 
 TEST(Generator, ConsecutiveOpsContinueTheStream) {
   // Two ops of 8 floats each equal one op of 16 (8 is a multiple of 4).
-  Kokkos::View<std::uint32_t*> a("a", 8), b("b", 8), both("both", 16);
+  Kokkos::View<std::uint32_t*, TestSpace> a("a", 8), b("b", 8), both("both", 16);
   kdt::Generator g1(99), g2(99);
   kdt::random_bits_(a, g1);
   kdt::random_bits_(b, g1);
@@ -526,7 +529,7 @@ TEST(Generator, ConsecutiveOpsContinueTheStream) {
 
 TEST(Generator, OverflowThrowsAndLeavesStateAndDataUnchanged) {
   const std::uint64_t end = ~std::uint64_t(0) - 3;  // 2^64 - 4, the last offset there is
-  Kokkos::View<float*> v("v", 16);
+  Kokkos::View<float*, TestSpace> v("v", 16);
   Kokkos::deep_copy(v, 7.0f);
   kdt::Generator gen(1);
   gen.set_state({1, end - 12});
@@ -540,7 +543,7 @@ TEST(Generator, OverflowThrowsAndLeavesStateAndDataUnchanged) {
   EXPECT_EQ(gen.get_state(), (kdt::RNGState{1, end - 12}));
   for (const float x : logical_values(v)) EXPECT_EQ(x, 7.0f);
   // 12 floats fit exactly.
-  Kokkos::View<float*> fits("fits", 12);
+  Kokkos::View<float*, TestSpace> fits("fits", 12);
   kdt::uniform_(fits, 0, 1, gen);
   EXPECT_EQ(gen.get_state().offset, end);
   // Counts whose word count overflows 64 bits.
@@ -552,10 +555,10 @@ TEST(Generator, OverflowThrowsAndLeavesStateAndDataUnchanged) {
 // Every bad parameter throws std::invalid_argument naming function, argument and value,
 // before any state or data changes.
 TEST(Generator, BadParametersThrowAndLeaveStateUnchanged) {
-  Kokkos::View<float*> f("f", 9);
-  Kokkos::View<double*> d("d", 9);
-  Kokkos::View<std::int32_t*> i32("i32", 9);
-  Kokkos::View<std::int64_t*> i64("i64", 9);
+  Kokkos::View<float*, TestSpace> f("f", 9);
+  Kokkos::View<double*, TestSpace> d("d", 9);
+  Kokkos::View<std::int32_t*, TestSpace> i32("i32", 9);
+  Kokkos::View<std::int64_t*, TestSpace> i64("i64", 9);
   Kokkos::deep_copy(f, 2.0f);
   kdt::Generator gen(11);
   gen.set_state({11, 400});
@@ -630,7 +633,7 @@ TEST(Generator, StateBytesRoundTrip) {
 TEST(Generator, ManualSeedAndDefaultGenerator) {
   kdt::Generator gen(5);
   EXPECT_EQ(gen.get_state(), (kdt::RNGState{5, 0}));
-  Kokkos::View<float*> v("v", 3);
+  Kokkos::View<float*, TestSpace> v("v", 3);
   kdt::uniform_(v, 0, 1, gen);
   EXPECT_EQ(gen.get_state().offset, 4u);
   gen.manual_seed(6);
@@ -641,14 +644,14 @@ TEST(Generator, ManualSeedAndDefaultGenerator) {
   kdt::seed(1234);
   EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{1234, 0}));
   // The plain and execution-space forms use the default generator.
-  Kokkos::View<float*> a("a", 6), b("b", 6);
+  Kokkos::View<float*, TestSpace> a("a", 6), b("b", 6);
   kdt::uniform_(a);
   EXPECT_EQ(kdt::default_generator().get_state().offset, 8u);
   kdt::seed(1234);
   kdt::uniform_(ExecSpace(), b);
   EXPECT_EQ(logical_values(a), logical_values(b));
   kdt::Generator explicit_gen(1234);
-  Kokkos::View<float*> c("c", 6);
+  Kokkos::View<float*, TestSpace> c("c", 6);
   kdt::uniform_(ExecSpace(), c, 0, 1, explicit_gen);
   EXPECT_EQ(logical_values(a), logical_values(c));
   kdt::default_generator().set_state(saved);

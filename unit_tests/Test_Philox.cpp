@@ -2,7 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_Transforms.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>

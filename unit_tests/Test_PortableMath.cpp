@@ -12,7 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosDTensor_PortableMath.hpp>
+#include <impl/KokkosDTensor_PortableMath.hpp>
+#include <impl/KokkosDTensor_Transforms.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include <cstring>
 
 namespace kdt_contracted {
-#include <KokkosDTensor_PortableMath.hpp>
+#include <impl/KokkosDTensor_PortableMath.hpp>
 }  // namespace kdt_contracted
 
 namespace kdt_test {

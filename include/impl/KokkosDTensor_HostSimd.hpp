@@ -1,7 +1,7 @@
 // Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks and
 // of the float transforms that dominate host fills (uniform, normal, random bits), written
 // with intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
-// "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_RandomFill.hpp) in a function
+// "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
 // compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
 // default flags on any x86-64 CPU.
 //
@@ -9,18 +9,18 @@
 //  - Philox is integer arithmetic; the 32x32->64-bit products come from vpmuludq.
 //  - Every floating-point step is the SAME correctly rounded IEEE operation, in the same
 //    order, as the scalar function it mirrors (portable_log, portable_sincospi, box_muller,
-//    uniform01_float, ... in KokkosDTensor_PortableMath.hpp / KokkosDTensor_Philox.hpp):
+//    uniform01_float, ... in KokkosDTensor_PortableMath.hpp / KokkosDTensor_Transforms.hpp):
 //    vaddps/vsubps/vmulps/vsqrtps round exactly like the scalar +, -, *, sqrt, and
 //    vfmadd..ps rounds once, exactly like std::fma. Scalar selects (a ? b : c) become
 //    blends on the same condition, unary minus a sign-bit flip (which is what it is).
 // If you change one of those scalar functions, change its mirror here:
 // unit_tests/Test_FillPaths.cpp compares the two byte for byte for every distribution.
 
-#ifndef KOKKOSDTENSOR_HOSTSIMD_HPP
-#define KOKKOSDTENSOR_HOSTSIMD_HPP
+#ifndef KOKKOSDTENSOR_IMPL_HOSTSIMD_HPP
+#define KOKKOSDTENSOR_IMPL_HOSTSIMD_HPP
 
-#include <KokkosDTensor_Distributions.hpp>
-#include <KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Philox.hpp>
 #include <cstdint>
 
 // Whether the host fill has an AVX2+FMA version chosen at run time: GCC/Clang on x86-64,
@@ -50,9 +50,6 @@ inline bool host_has_avx2_fma() {
   return false;
 #endif
 }
-
-template <class T>
-struct StandardUniform;  // KokkosDTensor_RandomFill.hpp
 
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
 

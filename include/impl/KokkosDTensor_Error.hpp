@@ -1,5 +1,5 @@
-#ifndef KOKKOSDTENSOR_ERROR_HPP
-#define KOKKOSDTENSOR_ERROR_HPP
+#ifndef KOKKOSDTENSOR_IMPL_ERROR_HPP
+#define KOKKOSDTENSOR_IMPL_ERROR_HPP
 
 // One message format for every error the library raises, so that users (and tests)
 // can rely on it: "<function>: argument '<name>' = <value>: <requirement>".
@@ -43,6 +43,9 @@ std::string argument_message(const std::string& function, const std::string& arg
                                          const std::string& requirement);
 
 [[noreturn]] void throw_runtime_error(const std::string& function, const std::string& message);
+
+// Throws std::runtime_error naming `function` unless Kokkos is initialised (and not finalised).
+void require_kokkos_initialized(const char* function);
 
 }  // namespace Impl
 }  // namespace KokkosDTensor

@@ -1,5 +1,5 @@
-#ifndef KOKKOSDTENSOR_PORTABLEMATH_HPP
-#define KOKKOSDTENSOR_PORTABLEMATH_HPP
+#ifndef KOKKOSDTENSOR_IMPL_PORTABLEMATH_HPP
+#define KOKKOSDTENSOR_IMPL_PORTABLEMATH_HPP
 
 // Portable elementary functions for the random-number transforms (SPEC section 2):
 // log, exp, sqrt, sincospi, erf and erfinv in float and double that give the SAME BITS on
@@ -17,7 +17,7 @@
 // mpmath; the measured maximum errors, in ulps, are in docs/portable_math.md and are
 // asserted by unit_tests/Test_PortableMath.cpp.
 
-#include <Kokkos_Core.hpp>
+#include <Kokkos_Macros.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -1,5 +1,5 @@
-#ifndef KOKKOSDTENSOR_MPISUPPORT_HPP
-#define KOKKOSDTENSOR_MPISUPPORT_HPP
+#ifndef KOKKOSDTENSOR_IMPL_MPISUPPORT_HPP
+#define KOKKOSDTENSOR_IMPL_MPISUPPORT_HPP
 
 // What the MPI library can do, and the library's debug log.
 

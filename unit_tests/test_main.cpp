@@ -1,12 +1,16 @@
-// GoogleTest main for MPI tests (after kokkos-fft / kokkos-comm): MPI and Kokkos are
+// GoogleTest main (after kokkos-fft / kokkos-comm). With MPI: MPI and Kokkos are
 // initialised once, every test is bracketed by barriers, ranks > 0 print only their
-// failures (tagged with the rank), and all ranks agree on the exit code.
+// failures (tagged with the rank), and all ranks agree on the exit code. Without MPI
+// (KokkosDTensor_ENABLE_MPI=OFF), a plain GoogleTest main that initialises Kokkos.
 
+#include <KokkosDTensor_Config.hpp>
 #include <gtest/gtest.h>
-#include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <cstdio>
+
+#if defined(KOKKOSDTENSOR_ENABLE_MPI)
+#include <mpi.h>
 
 namespace {
 
@@ -55,3 +59,18 @@ int main(int argc, char* argv[]) {
   MPI_Finalize();
   return global_result;
 }
+
+#else
+
+int main(int argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+  int result = 0;
+  {
+    ::testing::InitGoogleTest(&argc, argv);
+    result = RUN_ALL_TESTS();
+  }
+  Kokkos::finalize();
+  return result;
+}
+
+#endif

@@ -1,10 +1,8 @@
-#ifndef KOKKOSDTENSOR_RANDOM_HPP
-#define KOKKOSDTENSOR_RANDOM_HPP
+#ifndef KOKKOSDTENSOR_IMPL_DTENSORRANDOMTARGET_HPP
+#define KOKKOSDTENSOR_IMPL_DTENSORRANDOMTARGET_HPP
 
-// Random ops on DTensors: every op of KokkosDTensor_Generator.hpp (uniform_, normal_,
-// bernoulli_, random_bits_, randint_, exponential_, log_normal_, geometric_, dropout_,
-// trunc_normal_) also takes a DTensor. Without a Generator it draws from the DTensor RNG
-// tracker (KokkosDTensor_RNGTracker.hpp), with one from that Generator's state.
+// RandomTarget for DTensors: every op of KokkosDTensor_RandomOps.hpp also takes a DTensor.
+// Without a Generator it draws from the DTensor RNG tracker, with one from its state.
 //
 // Sharding invariance: each rank fills its shard's elements from their global row-major
 // indices (docs/design.md), so the global tensor is the one a single process would draw
@@ -18,8 +16,10 @@
 // shard as if it were a whole tensor and advances by the local element count (PyTorch's
 // behaviour outside its distribute region).
 
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_RandomTarget.hpp>
 #include <KokkosDTensor_DTensor.hpp>
-#include <KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_Placement.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
@@ -102,19 +102,22 @@ struct RandomTarget<DTensor<DataType, Props...>> {
   using execution_space = typename dtensor_type::execution_space;
 
   template <class ExecSpace, class Dist>
-  static void apply(const ExecSpace& space, const dtensor_type& t, const Dist& dist,
-                    Generator* gen, const char* function) {
+  static RNGState apply(const ExecSpace& space, const dtensor_type& t, const Dist& dist,
+                        Generator* gen, const char* function) {
     require_random_op_target(t, function);
     if (gen) {
       RNGState state = gen->get_state();
+      const RNGState drawn = state;
       random_op_on_dtensor(space, t, dist, state, true, function);
       gen->set_state(state);
-      return;
+      return drawn;
     }
     RNGTracker& tracker = tracker_for_random_op(function);
     RNGState state = tracker.get_rng_state();
+    const RNGState drawn = state;
     random_op_on_dtensor(space, t, dist, state, tracker.distribute_region_enabled(), function);
     tracker.set_rng_state(state);
+    return drawn;
   }
 };
 

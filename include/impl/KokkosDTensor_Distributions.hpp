@@ -1,5 +1,5 @@
-#ifndef KOKKOSDTENSOR_DISTRIBUTIONS_HPP
-#define KOKKOSDTENSOR_DISTRIBUTIONS_HPP
+#ifndef KOKKOSDTENSOR_IMPL_DISTRIBUTIONS_HPP
+#define KOKKOSDTENSOR_IMPL_DISTRIBUTIONS_HPP
 
 // Validated distribution objects (docs/design.md, docs/stream.md).
 //
@@ -18,9 +18,9 @@
 // element e of the block takes words w*e ... w*e + w - 1 (w = words_per_element). When
 // reads_input is true, `values` holds the elements' current values on entry.
 
-#include <KokkosDTensor_Error.hpp>
-#include <KokkosDTensor_Philox.hpp>
-#include <Kokkos_Core.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_Transforms.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -111,6 +111,23 @@ Uniform<T> make_uniform(double from, double to, const char* function) {
   dist.range = range;
   dist.below_to = std::nextafter(to_t, -std::numeric_limits<T>::infinity());
   return dist;
+}
+
+// uniform_(0, 1) is u itself: fma(u, 1, 0) = u and u <= below_to = 1 - ulp. The fill
+// kernels run it for Uniform with from = 0, to = 1, skipping the fma and the min (same bits).
+template <class T>
+struct StandardUniform : ElementwiseDistribution<StandardUniform<T>, T> {
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    T u;
+    uniform01(w0, w1, u);
+    return u;
+  }
+};
+
+template <class T>
+bool is_standard_uniform(const Uniform<T>& dist) {
+  return dist.from == T(0) && dist.range == T(1) &&
+         dist.below_to == T(1) - std::numeric_limits<T>::epsilon() / 2;
 }
 
 // ---- normal_, log_normal_ (Box-Muller on pairs) ----------------------------------------------

@@ -1,0 +1,15 @@
+#ifndef KOKKOSDTENSOR_DTENSORRANDOM_HPP
+#define KOKKOSDTENSOR_DTENSORRANDOM_HPP
+
+// Random ops on DTensors: every op of KokkosDTensor_RandomOps.hpp also takes a DTensor,
+// drawing from the DTensor RNG tracker (or a Generator given last). Each rank fills its
+// shard from the elements' global row-major indices, so the global tensor does not depend
+// on the mesh, the placements or the rank count, and an op makes no MPI call once the
+// tracker exists (docs/design.md).
+
+#include <impl/KokkosDTensor_DTensorRandomTarget.hpp>
+#include <KokkosDTensor_DTensor.hpp>
+#include <KokkosDTensor_RNGTracker.hpp>
+#include <KokkosDTensor_RandomOps.hpp>
+
+#endif

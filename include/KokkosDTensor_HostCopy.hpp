@@ -1,0 +1,28 @@
+#ifndef KOKKOSDTENSOR_HOSTCOPY_HPP
+#define KOKKOSDTENSOR_HOSTCOPY_HPP
+
+// A host copy of any View in row-major order, whatever its layout and memory space: what
+// a user needs to compare tensors bit for bit (a gathered DTensor with a View drawn on one
+// process, a checkpoint with a restart).
+
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
+#include <Kokkos_Core.hpp>
+
+namespace KokkosDTensor {
+
+// A new LayoutRight View in HostSpace with the extents and values of `view`; its data()
+// holds the elements in row-major order.
+template <class ViewType>
+Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>
+to_host_row_major(const ViewType& view) {
+  using result_type =
+      Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  auto result = Impl::allocate_view<result_type>(view.label(), Impl::view_extents(view));
+  Kokkos::deep_copy(result, host);
+  return result;
+}
+
+}  // namespace KokkosDTensor
+
+#endif

@@ -1,0 +1,13 @@
+#ifndef KOKKOSDTENSOR_RNG_HPP
+#define KOKKOSDTENSOR_RNG_HPP
+
+// The MPI-free part of kokkos-dtensor (CMake target KokkosDTensor::rng): the random stream,
+// generators and the random ops on Kokkos Views.
+
+#include <KokkosDTensor_Config.hpp>
+#include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_HostCopy.hpp>
+#include <KokkosDTensor_RNGState.hpp>
+#include <KokkosDTensor_RandomOps.hpp>
+
+#endif

@@ -1,0 +1,380 @@
+#ifndef KOKKOSDTENSOR_IMPL_FILLDISPATCH_HPP
+#define KOKKOSDTENSOR_IMPL_FILLDISPATCH_HPP
+
+// The fill shared by random ops on plain Views and on DTensors (docs/design.md):
+// GlobalBox, offset_after, and fill_random, which chooses a kernel for a View.
+//
+// Kernels are keyed on (execution space, distribution, path), never on the View type: a View
+// reaches them as StridedData (pointer, extents, strides), so every View type shares one
+// kernel. The library compiles the automatic path for every enabled execution space and
+// distribution (KokkosDTensor_FillETI.hpp), so a user's op call instantiates no kernel.
+
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_FillGeneric.hpp>
+#include <impl/KokkosDTensor_FillRowsDevice.hpp>
+#include <impl/KokkosDTensor_FillRowsHost.hpp>
+#include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// Where a local block of elements sits inside the global row-major tensor.
+// The element with logical local index (i0, ..., i_{r-1}) is the global element
+// (i0 + origin[0], ..., i_{r-1} + origin[r-1]) of a tensor with extents global_extent;
+// its global row-major linear index L is what the stream is keyed on.
+struct GlobalBox {
+  int rank = 0;
+  std::int64_t global_extent[8] = {};
+  std::int64_t origin[8] = {};
+};
+
+// The box of a View that is a whole tensor: origin 0, global extents = the View's.
+template <class ViewType>
+GlobalBox whole_view_box(const ViewType& view) {
+  static_assert(Kokkos::is_view<ViewType>::value, "whole_view_box needs a Kokkos::View");
+  GlobalBox box;
+  box.rank = static_cast<int>(ViewType::rank);
+  for (int d = 0; d < box.rank; ++d)
+    box.global_extent[d] = static_cast<std::int64_t>(view.extent(d));
+  return box;
+}
+
+// The offset after an op on `global_count` elements at `words_per_element` words each:
+// state.offset + round_up_to_4(words_per_element * global_count). Throws
+// std::overflow_error naming `function` and the offset if the new offset is not below
+// 2^64; callers call it before touching data, so a failed op changes nothing.
+inline std::uint64_t offset_after(const RNGState& state, int words_per_element,
+                                  std::uint64_t global_count, const char* function) {
+  constexpr std::uint64_t max_word = ~std::uint64_t(0);
+  const std::uint64_t w = static_cast<std::uint64_t>(words_per_element);
+  const bool count_fits = words_per_element > 0 && global_count <= (max_word - 3) / w;
+  const std::uint64_t words = count_fits ? ((w * global_count + 3) & ~std::uint64_t(3)) : 0;
+  if (!count_fits || words > max_word - state.offset) {
+    throw std::overflow_error(
+        argument_message(function, "offset", format_value(state.offset),
+                         "an op on " + format_value(global_count) + " elements at " +
+                             format_value(words_per_element) +
+                             " words each would pass the end of the 2^64-word counter space"));
+  }
+  return state.offset + words;
+}
+
+// A View as the kernels see it. Rank 0 is described as rank 1 with one element.
+template <class T>
+struct StridedData {
+  T* data = nullptr;
+  int rank = 0;
+  std::int64_t extent[8] = {};
+  std::int64_t stride[8] = {};
+  std::uint64_t size() const {
+    std::uint64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= static_cast<std::uint64_t>(extent[d]);
+    return n;
+  }
+};
+
+template <class ViewType>
+StridedData<typename ViewType::value_type> strided_data(const ViewType& view) {
+  StridedData<typename ViewType::value_type> v;
+  v.data = view.data();
+  v.rank = ViewType::rank == 0 ? 1 : static_cast<int>(ViewType::rank);
+  v.extent[0] = 1;
+  v.stride[0] = 1;
+  for (int d = 0; d < static_cast<int>(ViewType::rank); ++d) {
+    v.extent[d] = static_cast<std::int64_t>(view.extent(d));
+    v.stride[d] = static_cast<std::int64_t>(view.stride(d));
+  }
+  return v;
+}
+
+// Which kernel fill_random runs. automatic: the rows kernels when the View's last dimension
+// is contiguous (device style on device execution spaces; on host ones host style when its
+// AVX2+FMA version runs, device style with one block per item otherwise), else generic.
+// The others force a path, for the tests and kdt-perf only: a forced rows path that does not
+// apply to the View falls back to generic; rows_device on a host space runs the device's
+// blocks per item and both counter forms; rows_host_portable is rows_host without AVX2.
+enum class FillPath { automatic, generic, rows_device, rows_host, rows_host_portable };
+
+template <class ExecSpace>
+constexpr bool runs_on_host() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+}
+
+// Sets up and launches a rows functor (device or host style).
+template <class Functor, class Index, class ExecSpace, class T, class Dist>
+void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
+                 const RNGState& state, int row_rank, std::uint64_t origin_linear,
+                 const std::uint64_t* global_stride, std::uint64_t row_length,
+                 std::uint64_t rows, std::uint64_t blocks_per_row, std::uint64_t units_per_row,
+                 std::uint64_t interior_items, std::uint32_t counter_high, bool host_simd) {
+  Functor functor;
+  functor.data = view.data;
+  functor.row_rank = row_rank;
+  functor.dist = dist;
+  functor.key = philox_key_schedule(state.seed);
+  functor.first_block = state.offset / 4;
+  functor.origin_linear = origin_linear;
+  functor.row_length = static_cast<Index>(row_length);
+  functor.blocks_per_row = static_cast<Index>(blocks_per_row);
+  functor.per_row = divider_t<Index>(static_cast<Index>(units_per_row));
+  for (int d = 0; d < max_row_rank; ++d) {
+    const bool used = d < row_rank;
+    functor.row_extent[d] = used ? static_cast<Index>(view.extent[d]) : Index(1);
+    functor.row_divider[d] = divider_t<Index>(functor.row_extent[d]);
+    functor.memory_stride[d] = used ? view.stride[d] : 0;
+    functor.global_stride[d] = used ? global_stride[d] : 0;
+  }
+  if constexpr (Functor::is_host_style) {
+    functor.use_avx2_fma = host_simd && host_has_avx2_fma();
+  } else {
+    functor.interior_items = static_cast<Index>(interior_items);
+    functor.counter_high = counter_high;
+  }
+  (void)host_simd;
+  (void)counter_high;
+  using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
+  Kokkos::parallel_for(
+      "KokkosDTensor::fill_random",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+          space, 0, static_cast<PolicyIndex>(rows * units_per_row)),
+      functor);
+}
+
+// The rows path for a View whose box was checked (global_stride: the global tensor's
+// row-major strides). Returns false, launching nothing, if it does not apply.
+template <FillPath Path, class ExecSpace, class T, class Dist>
+bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
+               const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride) {
+  constexpr int E = Dist::elements_per_block;
+  const int rank = view.rank;
+  const std::uint64_t last = static_cast<std::uint64_t>(view.extent[rank - 1]);
+  if (last > 1 && view.stride[rank - 1] != 1) return false;
+  std::uint64_t origin_linear = 0;
+  for (int d = 0; d < rank; ++d)
+    origin_linear += static_cast<std::uint64_t>(box.origin[d]) * global_stride[d];
+  // One row when the View is contiguous row-major in memory and in L: local linear index
+  // i has memory offset i and L = origin_linear + i.
+  bool one_row = true;
+  std::uint64_t local_stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (view.extent[d] > 1 && (static_cast<std::uint64_t>(view.stride[d]) != local_stride ||
+                               global_stride[d] != local_stride))
+      one_row = false;
+    local_stride *= static_cast<std::uint64_t>(view.extent[d]);
+  }
+  const std::uint64_t size = view.size();
+  const std::uint64_t rows = one_row ? 1 : size / last;
+  const std::uint64_t row_length = one_row ? size : last;
+  const bool rows_aligned = origin_linear % E == 0 &&
+                            (one_row || rank == 1 || global_stride[rank - 2] % E == 0);
+  const std::uint64_t blocks_per_row =
+      one_row ? (origin_linear % E + row_length + E - 1) / E
+              : (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
+  // Device style: the whole blocks of a row (of the longest row when there are several),
+  // and whether rows start or end inside a block.
+  const std::uint64_t first_whole = (origin_linear + E - 1) / E;
+  const std::uint64_t end_whole = (origin_linear + size) / E;
+  const std::uint64_t whole_blocks =
+      one_row ? (end_whole > first_whole ? end_whole - first_whole : 0) : row_length / E;
+  const bool partial_blocks = one_row ? origin_linear % E != 0 || (origin_linear + size) % E != 0
+                                      : !rows_aligned || row_length % E != 0;
+  // Vector stores (device backends): every row's first whole block is aligned to the
+  // block's size when the first row's is and rows are a whole number of blocks apart in
+  // memory and in L.
+  constexpr std::size_t block_bytes = sizeof(T) * E;
+  bool vector_stores =
+      reinterpret_cast<std::uintptr_t>(view.data + (first_whole * E - origin_linear)) %
+          block_bytes == 0;
+  for (int d = 0; !one_row && d + 1 < rank; ++d) {
+    if (view.extent[d] > 1 && static_cast<std::size_t>(view.stride[d]) * sizeof(T) % block_bytes)
+      vector_stores = false;
+  }
+  if (!one_row && !rows_aligned) vector_stores = false;
+  // Host style: on host spaces, when its AVX2+FMA version runs or a test asks for it.
+  constexpr bool on_host = runs_on_host<ExecSpace>();
+  const bool host_style =
+      on_host && (Path == FillPath::rows_host || Path == FillPath::rows_host_portable ||
+                  (Path == FillPath::automatic && host_has_avx2_fma()));
+  const bool host_simd = Path != FillPath::rows_host_portable;
+  // Blocks per device work item: strided_blocks_per_item for ops that only write, one for
+  // dropout_, which also reads (docs/performance.md). Host spaces take one, except on the
+  // tests' rows_device path, which checks the device's choice against the reference.
+  constexpr int device_k = Dist::reads_input ? 1 : strided_blocks_per_item;
+  constexpr int k = on_host && Path != FillPath::rows_device ? 1 : device_k;
+  const std::uint64_t interior_items = (whole_blocks + k - 1) / k;
+  const std::uint64_t units_per_row =
+      host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks
+                 : interior_items + (partial_blocks ? 2 : 0);
+  // Whether all the stream blocks the launch touches (those of elements origin_linear ...
+  // last_linear) share the high 32 bits of their index.
+  std::uint64_t last_linear = origin_linear;
+  for (int d = 0; d < rank; ++d)
+    last_linear += static_cast<std::uint64_t>(view.extent[d] - 1) * global_stride[d];
+  const std::uint64_t first_block = state.offset / 4;
+  const std::uint64_t counter_high = (first_block + origin_linear / E) >> 32;
+  const bool shared_high = size > 0 && ((first_block + last_linear / E) >> 32) == counter_high;
+  const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
+                     size < (std::uint64_t(1) << 31) && blocks_per_row < (std::uint64_t(1) << 31);
+  const int row_rank = one_row ? 0 : rank - 1;
+  const auto go = [&](auto one_row_tag, auto index_tag) {
+    constexpr bool OneRow = decltype(one_row_tag)::value;
+    using Index = typename decltype(index_tag)::type;
+    // The device-style functor; Fast: vector stores (device spaces only) and the shared high
+    // counter word.
+    const auto device_style = [&](auto fast_tag) {
+      constexpr bool fast = decltype(fast_tag)::value;
+      constexpr bool vector = fast && !on_host;
+      launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast>, Index>(
+          space, view, dist, state, row_rank, origin_linear, global_stride, row_length, rows,
+          blocks_per_row, units_per_row, interior_items, static_cast<std::uint32_t>(counter_high),
+          host_simd);
+    };
+    if constexpr (on_host && Path != FillPath::rows_device) {
+      // (Host stores are element by element whatever the alignment.)
+      if (host_style) {
+        launch_rows<FillRowsHostFunctor<T, Dist, OneRow, Index>, Index>(
+            space, view, dist, state, row_rank, origin_linear, global_stride, row_length, rows,
+            blocks_per_row, units_per_row, 0, 0, host_simd);
+      } else {
+        device_style(std::false_type{});
+      }
+    } else {
+      if ((on_host || vector_stores) && shared_high) device_style(std::true_type{});
+      else device_style(std::false_type{});
+    }
+  };
+  struct idx32 { using type = std::uint32_t; };
+  struct idx64 { using type = std::uint64_t; };
+  if (one_row) {
+    if (small) go(std::true_type{}, idx32{}); else go(std::true_type{}, idx64{});
+  } else {
+    if (small) go(std::false_type{}, idx32{}); else go(std::false_type{}, idx64{});
+  }
+  return true;
+}
+
+// Fills the View `view` with `dist` drawn from the stream at `state`, as the block `box` of
+// the global tensor, by the kernel that `Path` chooses. Pure: touches no generator state.
+// Asynchronous like any Kokkos kernel on `space`. Throws std::invalid_argument if `box` does
+// not fit the View or the state's offset is not a multiple of 4. Not inline: the library
+// instantiates the automatic path once (KokkosDTensor_FillETI.hpp).
+template <FillPath Path, class ExecSpace, class Dist>
+void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
+                  const Dist& dist, const RNGState& state, const GlobalBox& box) {
+  using T = typename Dist::value_type;
+  constexpr int elements_per_block = Dist::elements_per_block;
+  static_assert(elements_per_block == 2 || elements_per_block == 4, "bad elements_per_block");
+  const char* function = "KokkosDTensor::Impl::fill_random";
+  const int rank = view.rank;
+
+  if (state.offset % 4 != 0) {
+    throw_invalid_argument(function, "state.offset", format_value(state.offset),
+                           "must be a multiple of 4");
+  }
+  if (box.rank != rank) {
+    throw_invalid_argument(function, "box.rank", format_value(box.rank),
+                           "must equal the View's rank " + format_value(rank));
+  }
+  // Global strides, with a check that the global tensor has fewer than 2^64 elements.
+  std::uint64_t global_stride[8] = {};
+  std::uint64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    const std::int64_t extent = box.global_extent[d];
+    const std::int64_t origin = box.origin[d];
+    const std::int64_t local = view.extent[d];
+    if (extent < 0 || origin < 0 || origin > extent || local > extent - origin) {
+      throw_invalid_argument(function, "box",
+                             "origin[" + format_value(d) + "] = " + format_value(origin) +
+                                 ", global_extent[" + format_value(d) +
+                                 "] = " + format_value(extent),
+                             "must hold the View's extent " + format_value(local) +
+                                 " in dimension " + format_value(d));
+    }
+    global_stride[d] = stride;
+    if (extent != 0 && stride > ~std::uint64_t(0) / static_cast<std::uint64_t>(extent)) {
+      throw_invalid_argument(function, "box.global_extent", "(rank " + format_value(rank) + ")",
+                             "the global tensor must have fewer than 2^64 elements");
+    }
+    stride *= static_cast<std::uint64_t>(extent);
+  }
+  if (view.size() == 0) return;
+
+  if constexpr (std::is_same<Dist, Uniform<T>>::value) {
+    if (Path != FillPath::generic && is_standard_uniform(dist)) {
+      fill_strided<Path>(space, view, StandardUniform<T>{}, state, box);
+      return;
+    }
+  }
+  if (Path != FillPath::generic &&
+      fill_rows<Path>(space, view, dist, state, box, global_stride))
+    return;
+
+  FillGenericFunctor<T, Dist> functor;
+  functor.data = view.data;
+  functor.dist = dist;
+  functor.seed = state.seed;
+  functor.first_block = state.offset / 4;
+  functor.origin_linear = 0;
+  functor.rank = rank;
+  std::int64_t rows = 1;
+  for (int d = 0; d < 8; ++d) {
+    functor.global_stride[d] = global_stride[d];
+    functor.memory_stride[d] = d < rank ? view.stride[d] : 0;
+    functor.row_extent[d] = 1;
+  }
+  for (int d = 0; d < rank; ++d)
+    functor.origin_linear += static_cast<std::uint64_t>(box.origin[d]) * global_stride[d];
+  for (int d = 0; d + 1 < rank; ++d) {
+    functor.row_extent[d] = view.extent[d];
+    rows *= functor.row_extent[d];
+  }
+  functor.row_length = view.extent[rank - 1];
+  // Every row starts on a block boundary when the box's first element does and the global
+  // row length is a multiple of the block's element count; otherwise a row may touch one
+  // more block.
+  const bool rows_aligned = functor.origin_linear % elements_per_block == 0 &&
+                            (rank == 1 || global_stride[rank - 2] % elements_per_block == 0);
+  functor.blocks_per_row =
+      (functor.row_length + elements_per_block - 1) / elements_per_block + (rows_aligned ? 0 : 1);
+  Kokkos::parallel_for("KokkosDTensor::fill_random",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                           space, 0, rows * functor.blocks_per_row),
+                       functor);
+}
+
+// fill_strided for a Kokkos View (any rank 0..8, LayoutRight, LayoutLeft or LayoutStride,
+// any memory space reachable from `space`); rank 0 is a one-element tensor.
+template <FillPath Path, class ExecSpace, class ViewType, class Dist>
+void fill_random_with(const ExecSpace& space, const ViewType& view, const Dist& dist,
+                      const RNGState& state, GlobalBox box) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "fill_random: not an execution space");
+  static_assert(Kokkos::is_view<ViewType>::value, "fill_random: not a Kokkos::View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename ViewType::memory_space>::accessible,
+                "fill_random: the View's memory space is not accessible from the execution space");
+  static_assert(std::is_same<typename ViewType::value_type, typename Dist::value_type>::value,
+                "fill_random: the View's value type must be the distribution's (and not const)");
+  if (ViewType::rank == 0 && box.rank == 0) {
+    box.rank = 1;
+    box.global_extent[0] = 1;
+    box.origin[0] = 0;
+  }
+  fill_strided<Path>(space, strided_data(view), dist, state, box);
+}
+
+template <class ExecSpace, class ViewType, class Dist>
+void fill_random(const ExecSpace& space, const ViewType& view, const Dist& dist,
+                 const RNGState& state, const GlobalBox& box) {
+  fill_random_with<FillPath::automatic>(space, view, dist, state, box);
+}
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#include <impl/KokkosDTensor_FillETI.hpp>
+
+#endif
