@@ -156,8 +156,10 @@ void require_mpi_usable(const char* function) {
       "joined within " + Impl::format_value(timeout) +
           " s. Programs whose ranks run different code (pipeline parallelism) must call "
           "KokkosDTensor::manual_seed(seed, mesh) on each SPMD group instead "
-          "(set_rng_sync_timeout() changes the timeout; the next random op on a DTensor "
-          "resumes this synchronisation)");
+          "(set_rng_sync_timeout() changes the timeout). Until every rank has joined, the "
+          "library's MPI_Comm_idup(MPI_COMM_WORLD) stays pending here and the next random op "
+          "on a DTensor resumes it; creating communicators meanwhile may block, so treat this "
+          "error as fatal unless the missing ranks join (MPI_Finalize still completes)");
 }
 
 // Rank 0's default generator state, delivered to every rank of MPI_COMM_WORLD over the
