@@ -121,8 +121,9 @@ int on_mpi_finalize(MPI_Comm, int, void*, void*) {
     int done = 0;
     MPI_Test(&world.request, &done, MPI_STATUS_IGNORE);
   }
-  // A duplication some rank never joined stays pending (MPI offers no way to cancel or
-  // free a collective request); MPI_Finalize does not wait for it.
+  // A duplication some rank never joined stays pending: MPI offers no way to cancel or
+  // free a collective request. MPI_Finalize does not wait for it (Open MPI 4.1, checked by
+  // Test_RNGSyncTimeout); docs/design.md says what else it costs.
   if (world.request == MPI_REQUEST_NULL && world.comm != MPI_COMM_NULL) {
     MPI_Comm_free(&world.comm);
   }
