@@ -149,7 +149,16 @@ void require_mpi_usable(const char* function) {
   }
 }
 
-[[noreturn]] void throw_sync_timeout(const char* function, double timeout) {
+// `idup_pending`: the timeout came before the private communicator existed on this rank.
+[[noreturn]] void throw_sync_timeout(const char* function, double timeout, bool idup_pending) {
+  const std::string pending =
+      idup_pending
+          ? "Until every rank has joined, the library's MPI_Comm_idup(MPI_COMM_WORLD) stays "
+            "pending here and the next random op on a DTensor resumes it; creating "
+            "communicators meanwhile may block, so treat this error as fatal unless the "
+            "missing ranks join (MPI_Finalize still completes)"
+          : "Its messages stay posted on the library's own communicator and the next random "
+            "op on a DTensor resumes them";
   Impl::throw_runtime_error(
       function,
       "the DTensor RNG tracker was not seeded, so this first random op synchronises rank 0's "
@@ -157,10 +166,7 @@ void require_mpi_usable(const char* function) {
       "joined within " + Impl::format_value(timeout) +
           " s. Programs whose ranks run different code (pipeline parallelism) must call "
           "KokkosDTensor::manual_seed(seed, mesh) on each SPMD group instead "
-          "(set_rng_sync_timeout() changes the timeout). Until every rank has joined, the "
-          "library's MPI_Comm_idup(MPI_COMM_WORLD) stays pending here and the next random op "
-          "on a DTensor resumes it; creating communicators meanwhile may block, so treat this "
-          "error as fatal unless the missing ranks join (MPI_Finalize still completes)");
+          "(set_rng_sync_timeout() changes the timeout). " + pending + ".");
 }
 
 // Rank 0's default generator state, delivered to every rank of MPI_COMM_WORLD over the
@@ -183,7 +189,7 @@ RNGState synchronise_state_over_world(const char* function) {
         return done != 0;
       },
       deadline);
-  if (!have_comm) throw_sync_timeout(function, timeout);
+  if (!have_comm) throw_sync_timeout(function, timeout, true);
 
   int rank = 0, size = 1;
   MPI_Comm_rank(world.comm, &rank);
@@ -200,7 +206,7 @@ RNGState synchronise_state_over_world(const char* function) {
       session.started = true;
     }
     if (!poll_until([&] { return test_all(session.receives); }, deadline)) {
-      throw_sync_timeout(function, timeout);
+      throw_sync_timeout(function, timeout, false);
     }
     // Every rank has joined: send the state as it is now. The sends complete at once
     // (16 bytes, and every receiver has its receive posted); they are tested here and
@@ -223,7 +229,7 @@ RNGState synchronise_state_over_world(const char* function) {
       session.started = true;
     }
     if (!poll_until([&] { return test_all(session.receives); }, deadline)) {
-      throw_sync_timeout(function, timeout);
+      throw_sync_timeout(function, timeout, false);
     }
     test_all(session.sends);
   }

@@ -10,6 +10,7 @@
 
 #include <KokkosDTensor.hpp>
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -171,6 +172,44 @@ TEST_F(RNGSyncPrivateComm, RetryAfterTimeoutSucceedsOnceTheLateRankArrives) {
     EXPECT_EQ(kdt::rng_tracker(), nullptr);
     kdt::set_rng_sync_timeout(30);
     kdt::uniform_(t);  // the retry
+  }
+  expect_rank0_state(100);
+  app.expect_untouched();
+  app.complete_with_own_message();
+}
+
+// A rank with a tiny timeout throws again and again (before and after the private
+// communicator exists), resuming the same synchronisation each time, until the answer has
+// arrived: it ends with the state every other rank got, and WORLD stays untouched.
+TEST_F(RNGSyncPrivateComm, RepeatedTimeoutsResumeTheSameSynchronisation) {
+  if (world_size() == 1) GTEST_SKIP() << "needs a rank to wait for";
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::DTensor<float*> t("t", mesh, {100}, {kdt::Shard(0)});
+  ApplicationWildcardReceive app;
+  const int impatient = world_size() - 1;
+  if (world_rank() == impatient) {
+    kdt::set_rng_sync_timeout(1e-6);
+    int before_comm = 0, after_comm = 0;
+    for (;;) {
+      try {
+        kdt::uniform_(t);
+        break;
+      } catch (const std::runtime_error& e) {
+        const std::string message = e.what();
+        ASSERT_NE(message.find("KokkosDTensor::manual_seed(seed, mesh)"), std::string::npos)
+            << message;
+        (message.find("MPI_Comm_idup(MPI_COMM_WORLD) stays pending") != std::string::npos
+             ? before_comm
+             : after_comm)++;
+      }
+    }
+    std::printf("[rank %d] timed out %d times before and %d times after the private "
+                "communicator existed\n",
+                world_rank(), before_comm, after_comm);
+  } else {
+    kdt::set_rng_sync_timeout(30);
+    if (world_rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kdt::uniform_(t);
   }
   expect_rank0_state(100);
   app.expect_untouched();
