@@ -3,13 +3,16 @@
 
 // The DTensor RNG tracker: one process-wide (seed, offset) state that every random op on
 // a DTensor draws from, with the seeding semantics of PyTorch's DTensor
-// (torch.distributed.tensor._random) after the change "allow user to manual_seed
-// different seed on device mesh; only sync RNG state in WORLD when manual_seed has not
-// been called":
+// (torch.distributed.tensor._random) after pytorch/pytorch#141223 "allow user to
+// manual_seed different seed on device mesh; only sync RNG state in WORLD when
+// manual_seed has not been called" (PyTorch 2.6) and #147025 (the sync deferred to the
+// first random op, PyTorch 2.7); docs/mesh.md lists the differences with PyTorch >= 2.9:
 //  - manual_seed(seed, mesh) creates the tracker eagerly, with no communication and no
-//    check that ranks agree (pipeline stages pass 123 + pp_rank);
+//    check that ranks agree (pipeline stages pass 123 + pp_rank); on a rank that already
+//    has a tracker it keeps it (and its settings) and resets its state to (seed, 0);
 //  - otherwise the first random op on a DTensor creates it from rank 0's
-//    default_generator() state, synchronised over MPI_COMM_WORLD once, within a timeout.
+//    default_generator() state, delivered to every rank of MPI_COMM_WORLD once, on a
+//    communicator of the library's own, within a timeout.
 
 #include <KokkosDTensor_DeviceMesh.hpp>
 #include <KokkosDTensor_RNGState.hpp>
@@ -17,6 +20,15 @@
 #include <cstdint>
 
 namespace KokkosDTensor {
+
+// Which (seed, offset) the tracker's random ops draw from and advance.
+//  - tracker (the default): the tracker's own state, independent of default_generator()
+//    (PyTorch 2.6 to 2.8);
+//  - default_generator: the process's default_generator(), so DTensor ops and ops on plain
+//    Views share one stream and seed(s) takes effect on DTensor ops (PyTorch >= 2.9, where
+//    DTensor ops draw from the default device generator and manual_seed(seed, mesh) is
+//    torch.manual_seed(seed)). The tracker's own state is kept, unused, while this is set.
+enum class RNGStateSource { tracker, default_generator };
 
 class RNGTracker {
  public:
@@ -29,20 +41,38 @@ class RNGTracker {
   bool distribute_region_enabled() const { return distribute_region_enabled_; }
   void set_distribute_region_enabled(bool enabled) { distribute_region_enabled_ = enabled; }
 
-  RNGState get_rng_state() const { return state_; }
+  RNGStateSource state_source() const { return source_; }
+  void set_state_source(RNGStateSource source) { source_ = source; }
+
+  // The state random ops draw from: the tracker's own, or default_generator()'s when
+  // state_source() is RNGStateSource::default_generator.
+  RNGState get_rng_state() const {
+    return source_ == RNGStateSource::default_generator ? default_generator().get_state()
+                                                        : state_;
+  }
+  // Throws std::invalid_argument (state unchanged) if state.offset is not a multiple of 4.
   void set_rng_state(RNGState state);
 
  private:
   RNGState state_;
   bool distribute_region_enabled_ = true;
+  RNGStateSource source_ = RNGStateSource::tracker;
 };
 
 // The tracker, or nullptr before manual_seed() or the first random op on a DTensor.
 RNGTracker* rng_tracker();
 
-// Creates (or re-creates) the tracker with state (seed, 0). No communication. Throws
-// std::runtime_error if the calling rank is not part of `mesh`.
+// Creates the tracker with state (seed, 0), or, on a rank that has one, keeps it (with
+// its distribute_region_enabled() and state_source() settings) and sets its state to
+// (seed, 0). No communication. Throws std::runtime_error, creating nothing, if the calling
+// rank is not part of `mesh`; the message begins with PyTorch's sentence verbatim.
 void manual_seed(std::uint64_t seed, const DeviceMesh& mesh);
+
+// The same, and sets the tracker's state_source() first: with
+// RNGStateSource::default_generator it is PyTorch >= 2.9's manual_seed(seed, mesh), i.e.
+// default_generator().manual_seed(seed) after the mesh check, with DTensor ops then
+// drawing from default_generator().
+void manual_seed(std::uint64_t seed, const DeviceMesh& mesh, RNGStateSource source);
 
 // Drops the tracker; the next random op on a DTensor synchronises again over WORLD.
 void reset_rng_tracker();

@@ -127,6 +127,26 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   KDT_COUNT_COMMUNICATION;
   return PMPI_Comm_dup(comm, newcomm);
 }
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  KDT_COUNT_COMMUNICATION;
+  return PMPI_Comm_idup(comm, newcomm, request);
+}
+int MPI_Comm_free(MPI_Comm* comm) {
+  KDT_COUNT_COMMUNICATION;
+  return PMPI_Comm_free(comm);
+}
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  KDT_COUNT_COMMUNICATION;
+  return PMPI_Iprobe(source, tag, comm, flag, status);
+}
+int MPI_Cancel(MPI_Request* request) {
+  KDT_COUNT_COMMUNICATION;
+  return PMPI_Cancel(request);
+}
+int MPI_Request_free(MPI_Request* request) {
+  KDT_COUNT_COMMUNICATION;
+  return PMPI_Request_free(request);
+}
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   KDT_COUNT_COMMUNICATION;
   return PMPI_Comm_create_group(comm, group, tag, newcomm);

@@ -1,5 +1,8 @@
 // The lazy WORLD synchronisation never hangs: when one rank does not issue the first
-// random op, every rank that did gets the documented error within the timeout.
+// random op, every rank that did gets the documented error within the timeout, having put
+// nothing on MPI_COMM_WORLD. The missing rank never joins, so the others reach
+// MPI_Finalize with the library's MPI_Comm_idup(MPI_COMM_WORLD) pending: MPI_Finalize
+// must still complete (ctest's TIMEOUT for this test catches a hang).
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -22,6 +25,12 @@ TEST(RNGSyncTimeout, MissingRankGivesErrorInsteadOfHang) {
   kdt::DTensor<float*> t("t", mesh, {100}, {kdt::Shard(0)});
   if (rank == size - 1) return;  // this rank runs other code (a pipeline stage, say)
 
+  // The application's wildcard receive on WORLD sees nothing of the attempt.
+  char buffer[16] = {};
+  MPI_Request app_request;
+  MPI_Irecv(buffer, sizeof(buffer), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+            &app_request);
+
   const auto start = std::chrono::steady_clock::now();
   try {
     kdt::uniform_(t);
@@ -30,12 +39,25 @@ TEST(RNGSyncTimeout, MissingRankGivesErrorInsteadOfHang) {
     const std::string message = e.what();
     EXPECT_NE(message.find("KokkosDTensor::uniform_"), std::string::npos) << message;
     EXPECT_NE(message.find("KokkosDTensor::manual_seed(seed, mesh)"), std::string::npos) << message;
+    EXPECT_NE(message.find("MPI_Comm_idup(MPI_COMM_WORLD) stays pending"), std::string::npos)
+        << message;
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GE(seconds, 0.9);
   EXPECT_LT(seconds, 10.0);
   EXPECT_EQ(kdt::rng_tracker(), nullptr);
+
+  int matched = 0, found = 0;
+  MPI_Test(&app_request, &matched, MPI_STATUS_IGNORE);
+  EXPECT_EQ(matched, 0);
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &found, MPI_STATUS_IGNORE);
+  EXPECT_EQ(found, 0);
+  MPI_Send("own", 4, MPI_BYTE, rank, 1, MPI_COMM_WORLD);
+  MPI_Status status;
+  MPI_Wait(&app_request, &status);
+  EXPECT_EQ(status.MPI_SOURCE, rank);
+  EXPECT_EQ(std::string(buffer), "own");
 }
 
 TEST(RNGSyncTimeout, RejectsNonPositiveTimeout) {

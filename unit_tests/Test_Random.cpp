@@ -82,6 +82,37 @@ TEST_F(RandomOnDTensor, ManualSeedCreatesTrackerWithoutCommunication) {
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state().seed, static_cast<std::uint64_t>(world_rank()));
 }
 
+// test_manual_seed on a rank that has a tracker: PyTorch keeps the tracker object and
+// only resets its state, so distribute_region_enabled (and the state source) survive.
+TEST_F(RandomOnDTensor, ManualSeedKeepsTheTrackerAndItsSettings) {
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(1, mesh);
+  kdt::RNGTracker* const tracker = kdt::rng_tracker();
+  tracker->set_distribute_region_enabled(false);
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Replicate()});
+  kdt::uniform_(t);
+  EXPECT_NE(tracker->get_rng_state(), (kdt::RNGState{1, 0}));
+
+  MpiCallCounter::reset();
+  kdt::manual_seed(2, mesh);
+  EXPECT_EQ(MpiCallCounter::all_calls(), 0);
+  EXPECT_EQ(kdt::rng_tracker(), tracker);
+  EXPECT_FALSE(tracker->distribute_region_enabled());
+  EXPECT_EQ(tracker->get_rng_state(), (kdt::RNGState{2, 0}));
+
+  // Also after the tracker was created by the WORLD synchronisation, and on another mesh.
+  kdt::reset_rng_tracker();
+  kdt::uniform_(t);
+  kdt::RNGTracker* const synced = kdt::rng_tracker();
+  ASSERT_NE(synced, nullptr);
+  synced->set_distribute_region_enabled(false);
+  const auto other = kdt::init_device_mesh({1, world_size()});
+  kdt::manual_seed(3, other);
+  EXPECT_EQ(kdt::rng_tracker(), synced);
+  EXPECT_FALSE(synced->distribute_region_enabled());
+  EXPECT_EQ(synced->get_rng_state(), (kdt::RNGState{3, 0}));
+}
+
 // test_manual_seed_submesh: a rank outside the mesh may not seed it.
 TEST_F(RandomOnDTensor, ManualSeedRequiresCallerInMesh) {
   if (world_size() == 1) GTEST_SKIP() << "needs a rank outside the mesh";
@@ -90,16 +121,35 @@ TEST_F(RandomOnDTensor, ManualSeedRequiresCallerInMesh) {
     EXPECT_NO_THROW(kdt::manual_seed(7, rank0_only));
     return;
   }
-  try {
-    kdt::manual_seed(7, rank0_only);
-    FAIL() << "no exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(
-                  "manual_seed requires the current rank to be a part of the device mesh", 0),
-              0u)
-        << e.what();
+  const std::string pytorch_message =
+      "manual_seed requires the current rank to be a part of the device mesh otherwise DTensor "
+      "RNG state on the rank will not be initialized and the behavior of DTensor random ops is "
+      "undefined.";
+  for (const auto source : {kdt::RNGStateSource::tracker, kdt::RNGStateSource::default_generator}) {
+    try {
+      if (source == kdt::RNGStateSource::tracker) {
+        kdt::manual_seed(7, rank0_only);
+      } else {
+        kdt::manual_seed(7, rank0_only, source);
+      }
+      FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind(pytorch_message, 0), 0u) << message;
+      // Then the library's details: which rank, which mesh.
+      EXPECT_EQ(message.substr(pytorch_message.size()),
+                " KokkosDTensor::manual_seed: rank " + std::to_string(world_rank()) +
+                    " of MPI_COMM_WORLD is not part of " + rank0_only.to_string())
+          << message;
+    }
+    EXPECT_EQ(kdt::rng_tracker(), nullptr);
   }
-  EXPECT_EQ(kdt::rng_tracker(), nullptr);
+  // A tracker that exists is left as it was.
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(9, mesh);
+  kdt::rng_tracker()->set_rng_state({9, 64});
+  EXPECT_THROW(kdt::manual_seed(7, rank0_only), std::runtime_error);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{9, 64}));
 }
 
 // test_rng_tracker_init: without manual_seed, the first op takes rank 0's default
@@ -306,8 +356,9 @@ TEST_F(RandomOnDTensor, DistributeRegionOffDrawsLocalShardsAlike) {
   EXPECT_TRUE(bitwise_equal(local, reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 3)));
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, static_cast<std::uint64_t>(3 * kCols + 1));
 
-  kdt::manual_seed(77, mesh);
-  EXPECT_TRUE(kdt::rng_tracker()->distribute_region_enabled());
+  kdt::manual_seed(77, mesh);  // keeps the setting, as in PyTorch
+  EXPECT_FALSE(kdt::rng_tracker()->distribute_region_enabled());
+  kdt::rng_tracker()->set_distribute_region_enabled(true);
   kdt::normal_(w);
   EXPECT_TRUE(bitwise_equal(host_values_row_major(w.full_tensor()),
                             reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, rows)));
@@ -344,20 +395,152 @@ TEST_F(RandomOnDTensor, ExplicitGeneratorOnDTensor) {
                             reference<float>({555, 0}, [](auto v, auto& g) { kdt::exponential_(v, 3.0, g); })));
 }
 
-// Partial placements are rejected, naming the argument; nothing changes.
+// Partial placements on a mesh dim of size > 1 are rejected, naming the argument; nothing
+// changes (also when a size-1 dim is Partial too).
 TEST_F(RandomOnDTensor, PartialPlacementIsRejected) {
-  const auto mesh = kdt::init_device_mesh({world_size()});
-  kdt::manual_seed(1, mesh);
-  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Partial()});
-  try {
+  if (world_size() == 1) GTEST_SKIP() << "needs a mesh dim of size > 1";
+  const auto check = [](const kdt::DeviceMesh& mesh, std::vector<kdt::Placement> placements,
+                        const std::string& shown) {
+    kdt::manual_seed(1, mesh);
+    kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, placements);
+    try {
+      kdt::uniform_(t);
+      FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("KokkosDTensor::uniform_: argument 'placements' = (" +
+                                           shown +
+                                           "): random ops need Shard or Replicate placements: "
+                                           "a Partial DTensor holds summands, not values"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, 0}));
+  };
+  check(kdt::init_device_mesh({world_size()}), {kdt::Partial()}, "P");
+  check(kdt::init_device_mesh({1, world_size()}), {kdt::Partial(), kdt::Partial()}, "P,P");
+  check(kdt::init_device_mesh({world_size(), 1}), {kdt::Partial(), kdt::Shard(0)}, "P,S0");
+}
+
+// Partial on a mesh dim of size 1 is accepted (as in PyTorch): the one summand is the value,
+// so the op fills it as if the dim were Replicate.
+TEST_F(RandomOnDTensor, PartialOnMeshDimOfSizeOneIsAccepted) {
+  const auto expected = reference<float>({6, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  const std::vector<std::pair<std::vector<int>, std::vector<kdt::Placement>>> cases = {
+      {{1, world_size()}, {kdt::Partial(), kdt::Shard(0)}},
+      {{world_size(), 1}, {kdt::Shard(1), kdt::Partial()}},
+      {{1, world_size(), 1}, {kdt::Partial(), kdt::Replicate(), kdt::Partial()}},
+  };
+  for (const auto& [shape, placements] : cases) {
+    const auto mesh = kdt::init_device_mesh(shape);
+    kdt::manual_seed(6, mesh);
+    kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, placements);
+    MpiCallCounter::reset();
     kdt::uniform_(t);
-    FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("KokkosDTensor::uniform_: argument 'placements' = (P)"),
-              std::string::npos)
-        << e.what();
+    EXPECT_EQ(MpiCallCounter::all_calls(), 0);
+    EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{6, 120}));
+    EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), expected))
+        << "mesh " << mesh.to_string() << " " << t.spec().to_string();
   }
-  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, 0}));
+}
+
+// Ranks outside a DTensor's mesh hold no elements but advance their state by the global
+// count all the same, so an SPMD program that draws on two sub-meshes and then on the
+// whole world keeps every rank's state equal, and the two sub-mesh tensors take disjoint
+// parts of the stream. (PyTorch skips the op on those ranks: docs/mesh.md.)
+TEST_F(RandomOnDTensor, RanksOutsideTheMeshAdvanceTheirStateToo) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two sub-meshes";
+  const int half = world_size() / 2;
+  std::vector<int> lower_ranks, upper_ranks;
+  for (int r = 0; r < world_size(); ++r) (r < half ? lower_ranks : upper_ranks).push_back(r);
+  const kdt::DeviceMesh lower(lower_ranks, {half}, {"a"});
+  const kdt::DeviceMesh upper(upper_ranks, {world_size() - half}, {"b"});
+  const auto world = kdt::init_device_mesh({world_size()});
+  kdt::manual_seed(21, world);
+  kdt::DTensor<float**> a("a", lower, {kRows, kCols}, {kdt::Shard(0)});  // 117 words -> 120
+  kdt::DTensor<double**> b("b", upper, {5, 7}, {kdt::Shard(1)});          // 70 words -> 72
+  kdt::DTensor<float**> w("w", world, {kRows, kCols}, {kdt::Replicate()});
+  MpiCallCounter::reset();
+  kdt::uniform_(a);
+  kdt::normal_(b);
+  EXPECT_EQ(MpiCallCounter::all_calls(), 0);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{21, 192}));
+  kdt::uniform_(w);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{21, 312}));
+
+  const auto a_full = a.full_tensor();  // collective over the sub-mesh only
+  const auto b_full = b.full_tensor();
+  if (lower.contains(world_rank())) {
+    EXPECT_TRUE(bitwise_equal(host_values_row_major(a_full),
+                              reference<float>({21, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
+    EXPECT_EQ(b.local().size(), 0u);
+  } else {
+    EXPECT_TRUE(bitwise_equal(host_values_row_major(b_full),
+                              reference<double>({21, 120}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 5, 7)));
+    EXPECT_EQ(a.local().size(), 0u);
+  }
+  // The world tensor is the same on every rank (the replicas agree).
+  const auto local = host_values_row_major(w.local());
+  EXPECT_TRUE(bitwise_equal(local, reference<float>({21, 192}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
+  for (const auto& block : gather_equal_blocks(local)) EXPECT_TRUE(bitwise_equal(block, local));
+}
+
+// With distribute_region_enabled() false an op advances by the local element count, so a
+// rank outside the mesh (no elements) does not advance.
+TEST_F(RandomOnDTensor, RanksOutsideTheMeshWithDistributeRegionOff) {
+  if (world_size() == 1) GTEST_SKIP() << "needs a rank outside the mesh";
+  const kdt::DeviceMesh rank0_only({0}, {1});
+  kdt::manual_seed(5, kdt::init_device_mesh({world_size()}));
+  kdt::rng_tracker()->set_distribute_region_enabled(false);
+  kdt::DTensor<float**> t("t", rank0_only, {kRows, kCols}, {kdt::Replicate()});
+  kdt::uniform_(t);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, world_rank() == 0 ? 120u : 0u);
+}
+
+// RNGStateSource::default_generator (PyTorch >= 2.9): DTensor ops draw from and advance
+// default_generator(), manual_seed(seed, mesh, source) seeds it, seed(s) takes effect on
+// DTensor ops, and ops still make no MPI call.
+TEST_F(RandomOnDTensor, StateSourceDefaultGenerator) {
+  const kdt::RNGState saved = kdt::default_generator().get_state();
+  const auto mesh = kdt::init_device_mesh({world_size()});
+  kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, {kdt::Shard(1)});
+  const auto uniform_from = [](kdt::RNGState state) {
+    return reference<float>(state, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  };
+
+  MpiCallCounter::reset();
+  kdt::manual_seed(31, mesh, kdt::RNGStateSource::default_generator);
+  EXPECT_EQ(kdt::rng_tracker()->state_source(), kdt::RNGStateSource::default_generator);
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{31, 0}));
+  kdt::uniform_(t);
+  EXPECT_EQ(MpiCallCounter::all_calls(), 0);
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{31, 120}));
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{31, 120}));
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), uniform_from({31, 0})));
+
+  // One stream: an op on a plain View advances it for the next DTensor op.
+  Kokkos::View<float*> v("v", 10);
+  kdt::uniform_(v);
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{31, 132}));
+  kdt::uniform_(t);
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), uniform_from({31, 132})));
+
+  // seed(s) now seeds DTensor ops; two-argument manual_seed keeps the setting.
+  kdt::seed(40);
+  kdt::uniform_(t);
+  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), uniform_from({40, 0})));
+  kdt::manual_seed(41, mesh);
+  EXPECT_EQ(kdt::rng_tracker()->state_source(), kdt::RNGStateSource::default_generator);
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{41, 0}));
+  kdt::rng_tracker()->set_rng_state({41, 400});
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{41, 400}));
+
+  // Back to the tracker's own state: untouched by all of the above.
+  kdt::rng_tracker()->set_state_source(kdt::RNGStateSource::tracker);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{31, 0}));
+  kdt::manual_seed(50, mesh);
+  EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{50, 0}));
+  EXPECT_EQ(kdt::default_generator().get_state(), (kdt::RNGState{41, 400}));
+  kdt::default_generator().set_state(saved);
 }
 
 // Bad parameters throw before the tracker is created or advanced.

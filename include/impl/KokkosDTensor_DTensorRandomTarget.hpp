@@ -64,8 +64,11 @@ inline std::uint64_t global_element_count(const std::vector<std::int64_t>& shape
 template <class DT>
 void require_random_op_target(const DT& t, const char* function) {
   require_kokkos_initialized(function);
-  for (const Placement& p : t.placements()) {
-    if (std::holds_alternative<Partial>(p)) {
+  // Partial is accepted on mesh dims of size 1: the one summand is the value
+  // (pytorch/pytorch#190795).
+  for (std::size_t m = 0; m < t.placements().size(); ++m) {
+    if (std::holds_alternative<Partial>(t.placements()[m]) &&
+        t.mesh().size(static_cast<int>(m)) != 1) {
       std::string text;
       for (const Placement& q : t.placements()) text += (text.empty() ? "" : ",") + to_string(q);
       throw_invalid_argument(function, "placements", "(" + text + ")",
