@@ -29,10 +29,11 @@ case "$VERSION" in
   *) echo "check_format.sh: $CLANG_FORMAT is not clang-format 14: $VERSION" >&2; exit 2 ;;
 esac
 
-# The tracked C++ sources (git pathspecs: '*' also matches '/', so subfolders are included).
+# The tracked C++ and CUDA C++ sources (in git pathspecs '*' also matches '/', so
+# subfolders are included).
 mapfile -d '' FILES < <(git ls-files -z -- \
   'include/*.hpp' 'src/*.hpp' 'src/*.cpp' 'unit_tests/*.hpp' 'unit_tests/*.cpp' \
-  'examples/*.hpp' 'examples/*.cpp' 'perf_tests/*.hpp' 'perf_tests/*.cpp' \
+  'examples/*.hpp' 'examples/*.cpp' 'perf_tests/*.hpp' 'perf_tests/*.cpp' 'perf_tests/*.cu' \
   'tools/*.hpp' 'tools/*.cpp' 'install_test/*.hpp' 'install_test/*.cpp' \
   'fuzz/*.hpp' 'fuzz/*.cpp')
 if [ "${#FILES[@]}" -eq 0 ]; then
