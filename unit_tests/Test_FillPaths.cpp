@@ -304,6 +304,33 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
       ASSERT_EQ(kdt::Impl::float_to_bits(z_gather[l]), ref) << "normal (gathers) word " << words[i + l];
     }
   }
+  // double: x = w0 << 32 | w1 with w0 from the list above (every float segment edge is a
+  // double octave edge too) and w1 random, plus the segment edges of the double table.
+  std::vector<std::uint64_t> xs = {0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, ~0ull};
+  for (std::size_t i = 0; i < words.size(); ++i)
+    xs.push_back(static_cast<std::uint64_t>(words[i]) << 32 | kdt::Impl::stream_word(43, i));
+  for (std::uint32_t e = 0; e < 64; ++e)
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const unsigned __int128 edge = (static_cast<unsigned __int128>(1) << e) * (4 + k) / 4;
+      for (int d = -2; d <= 2; ++d) {
+        const unsigned __int128 m = edge + d;
+        if (m < 1 || m >= (static_cast<unsigned __int128>(1) << 64)) continue;
+        const std::uint64_t a = static_cast<std::uint64_t>(m / 2);
+        xs.push_back(a);
+        xs.push_back(a | 0x8000000000000000ull);
+      }
+    }
+  while (xs.size() % 4) xs.push_back(0);
+  for (std::size_t i = 0; i < xs.size(); i += 4) {
+    alignas(32) double z[4];
+    _mm256_store_pd(z, v::normal_from_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(&xs[i])),
+                                            kdt::Impl::NormalTableF64::data));
+    for (int l = 0; l < 4; ++l) {
+      const double ref = kdt::Impl::normal_from_words(static_cast<std::uint32_t>(xs[i + l] >> 32),
+                                                      static_cast<std::uint32_t>(xs[i + l]));
+      ASSERT_EQ(kdt::Impl::double_to_bits(z[l]), kdt::Impl::double_to_bits(ref)) << "normal f64 x " << xs[i + l];
+    }
+  }
 }
 
 TEST(FillPaths, Avx2MirrorsMatchTheScalarFunctions) {

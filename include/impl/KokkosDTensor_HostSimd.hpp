@@ -352,6 +352,55 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
                               _mm256_and_si256(w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
 }
 
+// normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
+// Mirrors the scalar host code step by step: m = (x << 1) | 1; double(m) as
+// double(m >> 32) * 2^32 + double(m & (2^32 - 1)) (each half converted exactly by the 2^52
+// trick); the entry index from double(m)'s bits (q = double(m) 2^-65 shifts the exponent
+// only); u = (1 + low50 2^-50) - 3/2, exact, the same value as the scalar
+// double(int64(low50) - 2^49) 2^-50; coefficients by 4 unaligned 32-byte loads per lane
+// and 4x4 transposes (c0 .. c11), c12 by scalar loads; Horner with fma from c12 down; the
+// last segment's factor 1/2 - u by a blend; the sign bit of x XORed in.
+KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table) {
+  const __m256i m = _mm256_or_si256(_mm256_slli_epi64(x, 1), _mm256_set1_epi64x(1));
+  const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000ll);
+  const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(m, 32), two52)),
+                                   _mm256_set1_pd(0x1p52));
+  const __m256d lo = _mm256_sub_pd(
+      _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(m, _mm256_set1_epi64x(0xffffffffll)), two52)),
+      _mm256_set1_pd(0x1p52));
+  const __m256i dm = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(0x1p32)), lo));
+  const __m256i idx = _mm256_sub_epi64(_mm256_srli_epi64(dm, 50), _mm256_set1_epi64x(1023 * 4));
+  const __m256d u = _mm256_sub_pd(
+      _mm256_castsi256_pd(_mm256_or_si256(
+          _mm256_slli_epi64(_mm256_and_si256(dm, _mm256_set1_epi64x(0x3ffffffffffffll)), 2),
+          _mm256_set1_epi64x(0x3ff0000000000000ll))),
+      _mm256_set1_pd(1.5));
+  alignas(32) std::uint64_t i[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(i), idx);
+  const double* e0 = table + 13 * i[0];
+  const double* e1 = table + 13 * i[1];
+  const double* e2 = table + 13 * i[2];
+  const double* e3 = table + 13 * i[3];
+  __m256d c[13];
+  for (int k = 0; k < 12; k += 4) {
+    const __m256d r0 = _mm256_loadu_pd(e0 + k), r1 = _mm256_loadu_pd(e1 + k);
+    const __m256d r2 = _mm256_loadu_pd(e2 + k), r3 = _mm256_loadu_pd(e3 + k);
+    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    c[k] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    c[k + 1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    c[k + 2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    c[k + 3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+  }
+  c[12] = _mm256_setr_pd(e0[12], e1[12], e2[12], e3[12]);
+  __m256d p = c[12];
+  for (int k = 11; k >= 0; --k) p = _mm256_fmadd_pd(p, u, c[k]);
+  const __m256d last = _mm256_castsi256_pd(_mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(255)));
+  const __m256d d = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_set1_pd(0.5), u), last);
+  const __m256d z = _mm256_mul_pd(p, d);
+  return _mm256_xor_pd(z, _mm256_castsi256_pd(_mm256_and_si256(x, _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull)))));
+}
+
 }  // namespace host_avx2
 
 // Dist's transform of 8 whole consecutive blocks at once, in AVX2: apply(dist, words, dst)
@@ -409,6 +458,33 @@ struct HostAvx2Transform<Normal<float>> {
           stddev, host_avx2::normal_from_word<KOKKOSDTENSOR_IMPL_NORMAL_AVX2_GATHER>(w.word[j], table),
           mean));
     host_avx2::store_stream_order(v, dst);
+  }
+};
+
+// Normal f64: element e of block l is x = word[2e] << 32 | word[2e + 1]; 64-bit lanes made
+// by interleaving (blocks 0,1,4,5 and 2,3,6,7), results put back in stream order
+// (dst[2l + e]).
+template <>
+struct HostAvx2Transform<Normal<double>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Normal<double>& d, const host_avx2::Words8& w,
+                                            double* dst) {
+    const __m256d stddev = _mm256_set1_pd(d.stddev), mean = _mm256_set1_pd(d.mean);
+    const double* table = NormalTableF64::data;
+    __m256d r[2][2];  // [element][blocks 0,1,4,5 | 2,3,6,7]
+    for (int e = 0; e < 2; ++e) {
+      const __m256i hi = w.word[2 * e], lo = w.word[2 * e + 1];
+      r[e][0] = _mm256_fmadd_pd(
+          stddev, host_avx2::normal_from_words(_mm256_unpacklo_epi32(lo, hi), table), mean);
+      r[e][1] = _mm256_fmadd_pd(
+          stddev, host_avx2::normal_from_words(_mm256_unpackhi_epi32(lo, hi), table), mean);
+    }
+    for (int h = 0; h < 2; ++h) {
+      const __m256d even = _mm256_unpacklo_pd(r[0][h], r[1][h]);  // blocks 0|4 (h=0), 2|6 (h=1)
+      const __m256d odd = _mm256_unpackhi_pd(r[0][h], r[1][h]);   // blocks 1|5, 3|7
+      _mm256_storeu_pd(dst + 4 * h, _mm256_permute2f128_pd(even, odd, 0x20));
+      _mm256_storeu_pd(dst + 8 + 4 * h, _mm256_permute2f128_pd(even, odd, 0x31));
+    }
   }
 };
 
