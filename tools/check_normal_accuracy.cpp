@@ -18,7 +18,8 @@
 //   g++ -O2 -std=c++17 -mfma -fopenmp -I include -I /usr/include/trilinos
 //       tools/check_normal_accuracy.cpp -o check_normal_accuracy -lquadmath
 // Usage: check_normal_accuracy [--double-samples N] [--float-stride S] [--no-float] [--no-double]
-//        check_normal_accuracy --dump N   (words and result bits for tools/normal_v2_reference.py --compare)
+//        check_normal_accuracy --dump N   (words and result bits for tools/normal_v2_reference.py
+//        --compare)
 //   --float-stride S checks every S-th magnitude only (quick runs; default 1 = exhaustive).
 #include <impl/KokkosDTensor_NormalQuantile.hpp>
 
@@ -51,8 +52,8 @@ long double ref_ld(float q, bool* ok) {
   const long double inv_sqrt2pi = 0.398942280401432677939946059934381868L;
   for (int it = 0; it < 8; ++it) {
     const long double phi = inv_sqrt2pi * expl(-0.5L * z * z);
-    const long double g = ql <= 0.25L ? 0.5L * erfcl(z * inv_sqrt2) - ql
-                                      : (0.5L - ql) - 0.5L * erfl(z * inv_sqrt2);
+    const long double g =
+        ql <= 0.25L ? 0.5L * erfcl(z * inv_sqrt2) - ql : (0.5L - ql) - 0.5L * erfl(z * inv_sqrt2);
     const long double d = g / phi;
     z += d;
     if (fabsl(d) <= 1e-12L * z) return z;
@@ -71,7 +72,8 @@ __float128 ref_q(double q, double start, bool* ok) {
   const __float128 quarter = 0.25, half = 0.5, tol = 1e-12;
   for (int it = 0; it < 8; ++it) {
     const __float128 phi = inv_sqrt2pi * expq(-z * z / 2);
-    const __float128 g = qq <= quarter ? erfcq(z * inv_sqrt2) / 2 - qq : (half - qq) - erfq(z * inv_sqrt2) / 2;
+    const __float128 g =
+        qq <= quarter ? erfcq(z * inv_sqrt2) / 2 - qq : (half - qq) - erfq(z * inv_sqrt2) / 2;
     const __float128 d = g / phi;
     z += d;
     if (fabsq(d) <= tol * z) return z;
@@ -83,13 +85,14 @@ __float128 ref_q(double q, double start, bool* ok) {
 // ---- float -----------------------------------------------------------------------------
 
 struct FloatStats {
-  std::uint64_t checked = 0;      // magnitudes m (each is 2 words: both signs)
-  std::uint64_t distinct = 0;     // distinct q evaluated
-  std::uint64_t hist[4] = {};     // |z| >= 1/16: ulp difference to the correctly rounded value 0, 1, 2, >2
-  std::uint64_t small = 0;        // |z| < 1/16
-  std::uint64_t small_fail = 0;   // |z| < 1/16 and abs error > 1e-6
+  std::uint64_t checked = 0;   // magnitudes m (each is 2 words: both signs)
+  std::uint64_t distinct = 0;  // distinct q evaluated
+  std::uint64_t hist[4] =
+      {};  // |z| >= 1/16: ulp difference to the correctly rounded value 0, 1, 2, >2
+  std::uint64_t small = 0;       // |z| < 1/16
+  std::uint64_t small_fail = 0;  // |z| < 1/16 and abs error > 1e-6
   std::uint64_t ref_fail = 0;
-  double max_ulp_real = 0;        // |z - ref| / ulp(ref), |z| >= 1/16
+  double max_ulp_real = 0;  // |z - ref| / ulp(ref), |z| >= 1/16
   float worst_q_real = 0;
   std::uint32_t max_ulp_int = 0;
   float worst_q_int = 0;
@@ -121,14 +124,16 @@ void float_eval(float q, std::uint64_t mult, FloatStats& s) {
     return;
   }
   const float rf = static_cast<float>(ref);
-  const std::int64_t di = static_cast<std::int64_t>(float_to_bits(z)) - static_cast<std::int64_t>(float_to_bits(rf));
+  const std::int64_t di =
+      static_cast<std::int64_t>(float_to_bits(z)) - static_cast<std::int64_t>(float_to_bits(rf));
   const std::uint32_t du = static_cast<std::uint32_t>(di < 0 ? -di : di);
   s.hist[du > 3 ? 3 : du] += mult;
   if (du > s.max_ulp_int) {
     s.max_ulp_int = du;
     s.worst_q_int = q;
   }
-  const double dr = static_cast<double>(fabsl(static_cast<long double>(z) - ref) / ulp_of_float(ref));
+  const double dr =
+      static_cast<double>(fabsl(static_cast<long double>(z) - ref) / ulp_of_float(ref));
   if (dr > s.max_ulp_real) {
     s.max_ulp_real = dr;
     s.worst_q_real = q;
@@ -142,9 +147,11 @@ void merge(FloatStats& a, const FloatStats& b) {
   a.small += b.small;
   a.small_fail += b.small_fail;
   a.ref_fail += b.ref_fail;
-  if (b.max_ulp_real > a.max_ulp_real) a.max_ulp_real = b.max_ulp_real, a.worst_q_real = b.worst_q_real;
+  if (b.max_ulp_real > a.max_ulp_real)
+    a.max_ulp_real = b.max_ulp_real, a.worst_q_real = b.worst_q_real;
   if (b.max_ulp_int > a.max_ulp_int) a.max_ulp_int = b.max_ulp_int, a.worst_q_int = b.worst_q_int;
-  if (b.max_abs_small > a.max_abs_small) a.max_abs_small = b.max_abs_small, a.worst_q_small = b.worst_q_small;
+  if (b.max_abs_small > a.max_abs_small)
+    a.max_abs_small = b.max_abs_small, a.worst_q_small = b.worst_q_small;
 }
 
 bool check_float(std::uint32_t stride) {
@@ -162,7 +169,8 @@ bool check_float(std::uint32_t stride) {
       float prev = -1.0f;
       std::uint64_t mult = 0;
       // the magnitudes that are multiples of stride (all of them when stride = 1)
-      for (std::int64_t v = (c * chunk + stride - 1) / stride * stride; v < (c + 1) * chunk; v += stride) {
+      for (std::int64_t v = (c * chunk + stride - 1) / stride * stride; v < (c + 1) * chunk;
+           v += stride) {
         const float q = normal_q_from_word(static_cast<std::uint32_t>(v));
         if (q == prev) {
           ++mult;
@@ -182,21 +190,28 @@ bool check_float(std::uint32_t stride) {
                     total.checked == ((std::uint64_t(1) << 31) + stride - 1) / stride;
   std::printf("float: %s over %" PRIu64 " magnitudes (%" PRIu64 " distinct q), stride %u, %.1f s\n",
               stride == 1 ? "exhaustive" : "sampled", total.checked, total.distinct, stride, secs);
-  std::printf("  |z| >= 1/16: ulp difference to correctly rounded  0: %" PRIu64 "  1: %" PRIu64 "  2: %" PRIu64
-              "  >2: %" PRIu64 "\n",
+  std::printf("  |z| >= 1/16: ulp difference to correctly rounded  0: %" PRIu64 "  1: %" PRIu64
+              "  2: %" PRIu64 "  >2: %" PRIu64 "\n",
               total.hist[0], total.hist[1], total.hist[2], total.hist[3]);
-  std::printf("  max |diff| %u ulp at q = %a (%.9g); max real error %.4f ulp at q = %a (%.9g)\n", total.max_ulp_int,
-              total.worst_q_int, total.worst_q_int, total.max_ulp_real, total.worst_q_real, total.worst_q_real);
-  std::printf("  |z| < 1/16 (%" PRIu64 " magnitudes): max abs error %.3g at q = %a; over 1e-6: %" PRIu64 "\n",
+  std::printf("  max |diff| %u ulp at q = %a (%.9g); max real error %.4f ulp at q = %a (%.9g)\n",
+              total.max_ulp_int, total.worst_q_int, total.worst_q_int, total.max_ulp_real,
+              total.worst_q_real, total.worst_q_real);
+  std::printf("  |z| < 1/16 (%" PRIu64
+              " magnitudes): max abs error %.3g at q = %a; over 1e-6: %" PRIu64 "\n",
               total.small, total.max_abs_small, total.worst_q_small, total.small_fail);
-  if (total.ref_fail) std::printf("  reference did not converge for %" PRIu64 " magnitudes\n", total.ref_fail);
+  if (total.ref_fail)
+    std::printf("  reference did not converge for %" PRIu64 " magnitudes\n", total.ref_fail);
   const float tail = normal_magnitude_from_q(0x1p-33f);
   bool ok;
   const long double rt = ref_ld(0x1p-33f, &ok);
-  std::printf("  tail: q = 2^-33 -> |z| = %.9g (reference %.12Lg); word 0x7FFFFFFF -> %g, 0xFFFFFFFF -> %g\n", tail,
-              rt, normal_from_word(0x7fffffffu), normal_from_word(0xffffffffu));
-  std::printf("  sign: word 0 -> %.9g, word 0x80000000 -> %.9g\n", normal_from_word(0u), normal_from_word(0x80000000u));
-  const bool tail_ok = std::fabs(tail - 6.3379577f) < 1e-5f && normal_from_word(0x80000000u) == -normal_from_word(0u);
+  std::printf(
+      "  tail: q = 2^-33 -> |z| = %.9g (reference %.12Lg); word 0x7FFFFFFF -> %g, 0xFFFFFFFF -> "
+      "%g\n",
+      tail, rt, normal_from_word(0x7fffffffu), normal_from_word(0xffffffffu));
+  std::printf("  sign: word 0 -> %.9g, word 0x80000000 -> %.9g\n", normal_from_word(0u),
+              normal_from_word(0x80000000u));
+  const bool tail_ok = std::fabs(tail - 6.3379577f) < 1e-5f &&
+                       normal_from_word(0x80000000u) == -normal_from_word(0u);
   std::printf("float: %s\n", pass && tail_ok ? "PASS" : "FAIL");
   return pass && tail_ok;
 }
@@ -234,7 +249,8 @@ void double_eval(double q, DoubleStats& s) {
   const std::uint64_t du = static_cast<std::uint64_t>(di < 0 ? -di : di);
   s.hist[du > 5 ? 5 : du]++;
   if (du > s.max_ulp_int) s.max_ulp_int = du, s.worst_q_int = q;
-  const double dr = static_cast<double>(fabsq(static_cast<__float128>(z) - ref) / ulp_of_double(ref));
+  const double dr =
+      static_cast<double>(fabsq(static_cast<__float128>(z) - ref) / ulp_of_double(ref));
   if (dr > s.max_ulp_real) s.max_ulp_real = dr, s.worst_q_real = q;
 }
 
@@ -242,7 +258,8 @@ void merge(DoubleStats& a, const DoubleStats& b) {
   a.checked += b.checked;
   for (int i = 0; i < 6; ++i) a.hist[i] += b.hist[i];
   a.ref_fail += b.ref_fail;
-  if (b.max_ulp_real > a.max_ulp_real) a.max_ulp_real = b.max_ulp_real, a.worst_q_real = b.worst_q_real;
+  if (b.max_ulp_real > a.max_ulp_real)
+    a.max_ulp_real = b.max_ulp_real, a.worst_q_real = b.worst_q_real;
   if (b.max_ulp_int > a.max_ulp_int) a.max_ulp_int = b.max_ulp_int, a.worst_q_int = b.worst_q_int;
 }
 
@@ -255,11 +272,11 @@ std::uint64_t splitmix64(std::uint64_t& s) {
 
 void report_double(const char* what, const DoubleStats& s, double secs) {
   std::printf("double %s: %" PRIu64 " values, %.1f s\n", what, s.checked, secs);
-  std::printf("  ulp difference to correctly rounded  0: %" PRIu64 "  1: %" PRIu64 "  2: %" PRIu64 "  3: %" PRIu64
-              "  4: %" PRIu64 "  >4: %" PRIu64 "\n",
+  std::printf("  ulp difference to correctly rounded  0: %" PRIu64 "  1: %" PRIu64 "  2: %" PRIu64
+              "  3: %" PRIu64 "  4: %" PRIu64 "  >4: %" PRIu64 "\n",
               s.hist[0], s.hist[1], s.hist[2], s.hist[3], s.hist[4], s.hist[5]);
-  std::printf("  max |diff| %" PRIu64 " ulp at q = %a (%.17g); max real error %.4f ulp at q = %a\n", s.max_ulp_int,
-              s.worst_q_int, s.worst_q_int, s.max_ulp_real, s.worst_q_real);
+  std::printf("  max |diff| %" PRIu64 " ulp at q = %a (%.17g); max real error %.4f ulp at q = %a\n",
+              s.max_ulp_int, s.worst_q_int, s.worst_q_int, s.max_ulp_real, s.worst_q_real);
   if (s.ref_fail) std::printf("  reference did not converge for %" PRIu64 " values\n", s.ref_fail);
 }
 
@@ -313,8 +330,11 @@ bool check_double(std::uint64_t samples) {
       for (std::uint64_t i = lo; i < hi; ++i) {
         std::uint64_t x = splitmix64(s);
         // Every other sample: a log-uniform magnitude (shift right by 0..62) to reach every octave.
-        if (i & 1u) x = (x & 0x8000000000000000ull) | ((x & 0x7fffffffffffffffull) >> (splitmix64(s) % 63));
-        double_eval(normal_q_from_words(static_cast<std::uint32_t>(x >> 32), static_cast<std::uint32_t>(x)), local);
+        if (i & 1u)
+          x = (x & 0x8000000000000000ull) | ((x & 0x7fffffffffffffffull) >> (splitmix64(s) % 63));
+        double_eval(
+            normal_q_from_words(static_cast<std::uint32_t>(x >> 32), static_cast<std::uint32_t>(x)),
+            local);
       }
     }
 #pragma omp critical
@@ -325,8 +345,8 @@ bool check_double(std::uint64_t samples) {
   pass = pass && rnd.hist[5] == 0 && rnd.ref_fail == 0;
 
   const double tail = normal_magnitude_from_q(0x1p-65);
-  std::printf("  tail: q = 2^-65 -> |z| = %.17g; words (0,0) -> %.17g, (0x80000000,0) -> %.17g\n", tail,
-              normal_from_words(0u, 0u), normal_from_words(0x80000000u, 0u));
+  std::printf("  tail: q = 2^-65 -> |z| = %.17g; words (0,0) -> %.17g, (0x80000000,0) -> %.17g\n",
+              tail, normal_from_words(0u, 0u), normal_from_words(0x80000000u, 0u));
   pass = pass && std::fabs(tail - 9.1552937726860725) < 1e-12 &&
          normal_from_words(0x80000000u, 0u) == -normal_from_words(0u, 0u);
   std::printf("double: %s\n", pass ? "PASS" : "FAIL");
@@ -342,15 +362,23 @@ void dump(std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t x = splitmix64(s);
     fw.push_back(static_cast<std::uint32_t>(x));
-    fw.push_back(static_cast<std::uint32_t>(((x >> 32) & 0x80000000u) | ((x & 0x7fffffffu) >> ((x >> 40) % 31))));
+    fw.push_back(static_cast<std::uint32_t>(((x >> 32) & 0x80000000u) |
+                                            ((x & 0x7fffffffu) >> ((x >> 40) % 31))));
   }
   for (std::uint32_t w : fw) std::printf("f %08x %08x\n", w, float_to_bits(normal_from_word(w)));
-  std::vector<std::uint64_t> dw = {0ull, 1ull, 0x7fffffffffffffffull, 0x8000000000000000ull, 0xffffffffffffffffull,
-                                   0x7ffffffffffffbffull, 0x7ffffffffffffc00ull, 0x3fffffffffffffffull};
+  std::vector<std::uint64_t> dw = {0ull,
+                                   1ull,
+                                   0x7fffffffffffffffull,
+                                   0x8000000000000000ull,
+                                   0xffffffffffffffffull,
+                                   0x7ffffffffffffbffull,
+                                   0x7ffffffffffffc00ull,
+                                   0x3fffffffffffffffull};
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t x = splitmix64(s);
     dw.push_back(x);
-    dw.push_back((x & 0x8000000000000000ull) | ((x & 0x7fffffffffffffffull) >> (splitmix64(s) % 63)));
+    dw.push_back((x & 0x8000000000000000ull) |
+                 ((x & 0x7fffffffffffffffull) >> (splitmix64(s) % 63)));
   }
   for (std::uint64_t x : dw) {
     const auto w0 = static_cast<std::uint32_t>(x >> 32), w1 = static_cast<std::uint32_t>(x);
@@ -378,10 +406,11 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--no-double")) {
       do_double = false;
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--double-samples N (default 1e8)] [--float-stride S (default 1: exhaustive)] "
-                   "[--no-float] [--no-double] | --dump N\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--double-samples N (default 1e8)] [--float-stride S (default 1: exhaustive)] "
+          "[--no-float] [--no-double] | --dump N\n",
+          argv[0]);
       return 2;
     }
   }

@@ -120,8 +120,8 @@ def emit(cfg, entries):
     name = cfg["name"].upper()
     lines.append(f"#define KOKKOSDTENSOR_IMPL_NORMAL_{name}_TABLE_DATA \\")
     for i, c in enumerate(entries):
-        sep = "," if i + 1 < len(entries) else ""
-        lines.append("  " + ", ".join(hexlit(x, cfg["ctype"]) for x in c) + sep + " \\")
+        sep = ", \\" if i + 1 < len(entries) else ""
+        lines.append("  " + ", ".join(hexlit(x, cfg["ctype"]) for x in c) + sep)
     lines.append("")
     return "\n".join(lines)
 
@@ -149,6 +149,7 @@ def main():
 // Each table is given once as a macro (the initializer list) so that the header
 // KokkosDTensor_NormalQuantile.hpp can instantiate it both as a host constexpr array and,
 // under CUDA/HIP, as a __device__ array.
+// clang-format off
 """)
     for cfg, entries in tables:
         n = cfg["degree"]
@@ -159,6 +160,7 @@ def main():
         out.append(f"#define KOKKOSDTENSOR_IMPL_NORMAL_{cfg['name'].upper()}_ENTRIES {len(entries)}")
         out.append(f"#define KOKKOSDTENSOR_IMPL_NORMAL_{cfg['name'].upper()}_COEFS {n + 1}")
         out.append(emit(cfg, entries))
+    out.append("// clang-format on")
     out.append("#endif  // KOKKOSDTENSOR_IMPL_NORMALTABLE_HPP\n")
     with open(args.out, "w") as f:
         f.write("\n".join(out))

@@ -38,7 +38,7 @@ def load_tables(path=_TABLE):
     for name in ("F32", "F64"):
         entries = int(re.search(rf"#define KOKKOSDTENSOR_IMPL_NORMAL_{name}_ENTRIES (\d+)", text).group(1))
         coefs = int(re.search(rf"#define KOKKOSDTENSOR_IMPL_NORMAL_{name}_COEFS (\d+)", text).group(1))
-        m = re.search(rf"#define KOKKOSDTENSOR_IMPL_NORMAL_{name}_TABLE_DATA \\\n((?:.*\\\n)*)", text)
+        m = re.search(rf"#define KOKKOSDTENSOR_IMPL_NORMAL_{name}_TABLE_DATA \\\n((?:.*\\\n)*.*\n)", text)
         lits = re.findall(r"-?0x[0-9a-fA-F.]+p[-+]?\d+f?", m.group(1))
         vals = [float.fromhex(s.rstrip("f")) for s in lits]
         assert len(vals) == entries * coefs, (name, len(vals))

@@ -17,14 +17,14 @@
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_Rng.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <vector>
 
 namespace kdt = KokkosDTensor;
@@ -58,7 +58,8 @@ long double quantile_reference(long double q) {
 template <class T>
 double ulps(T value, long double ref) {
   const T rounded = static_cast<T>(ref);
-  const T ulp = std::nextafter(std::fabs(rounded), std::numeric_limits<T>::infinity()) - std::fabs(rounded);
+  const T ulp =
+      std::nextafter(std::fabs(rounded), std::numeric_limits<T>::infinity()) - std::fabs(rounded);
   return static_cast<double>(std::fabs(static_cast<long double>(value) - ref) / ulp);
 }
 
@@ -75,8 +76,9 @@ double check_q(T q, const char* where, double& worst_abs) {
     return 0;
   }
   const double e = ulps(z, ref);
-  EXPECT_LE(e, sizeof(T) == 4 ? 2.0 : 4.0) << where << " q = " << std::hexfloat << q << " z = " << z
-                                           << std::defaultfloat << " ref = " << static_cast<double>(ref);
+  EXPECT_LE(e, sizeof(T) == 4 ? 2.0 : 4.0)
+      << where << " q = " << std::hexfloat << q << " z = " << z << std::defaultfloat
+      << " ref = " << static_cast<double>(ref);
   return e;
 }
 
@@ -101,8 +103,10 @@ void check_table() {
     }
   }
   EXPECT_EQ(normal_magnitude_from_q(T(0.5)), T(0));
-  std::printf("normal v2 %s table: %d segment points, max %.3f ulp (float: where |z| >= 1/16), max abs %.2e (float: |z| < 1/16)\n",
-              sizeof(T) == 4 ? "float" : "double", points, worst, worst_abs);
+  std::printf(
+      "normal v2 %s table: %d segment points, max %.3f ulp (float: where |z| >= 1/16), max abs "
+      "%.2e (float: |z| < 1/16)\n",
+      sizeof(T) == 4 ? "float" : "double", points, worst, worst_abs);
 }
 
 TEST(NormalV2, FloatTableAgainstQuantile) { check_table<float>(); }
@@ -118,7 +122,8 @@ TEST(NormalV2, SignSymmetry) {
     const float a = normal_from_word(w & 0x7fffffffu), b = normal_from_word(w | 0x80000000u);
     EXPECT_EQ(float_to_bits(a) ^ 0x80000000u, float_to_bits(b)) << w;
     EXPECT_FALSE(std::signbit(a)) << w;
-    const double c = normal_from_words(w & 0x7fffffffu, w1), d = normal_from_words(w | 0x80000000u, w1);
+    const double c = normal_from_words(w & 0x7fffffffu, w1),
+                 d = normal_from_words(w | 0x80000000u, w1);
     ASSERT_EQ(double_to_bits(c) ^ 0x8000000000000000ull, double_to_bits(d)) << w << " " << w1;
     ASSERT_FALSE(std::signbit(c)) << w;
   }
@@ -152,7 +157,8 @@ TEST(NormalV2, DistributionsUseTheTransform) {
   const auto nd = make_normal<double>(-1.5, 0.75, "t");
   const auto lf = make_log_normal<float>(0.5, 0.5, "t");
   const auto ld = make_log_normal<double>(0.5, 0.5, "t");
-  static_assert(Normal<float>::words_per_element == 1 && Normal<double>::words_per_element == 2, "words");
+  static_assert(Normal<float>::words_per_element == 1 && Normal<double>::words_per_element == 2,
+                "words");
   for (std::uint64_t i = 0; i < 10000; ++i) {
     const std::uint32_t w0 = stream_word(3, 2 * i), w1 = stream_word(3, 2 * i + 1);
     EXPECT_EQ(float_to_bits(nf.element(w0, w0, 0.f)),
@@ -178,9 +184,11 @@ TEST(NormalV2, DistributionsUseTheTransform) {
   auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
   auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
   for (int L = 0; L < n; ++L) {
-    EXPECT_EQ(float_to_bits(hf(L)), float_to_bits(nf.element(stream_word(seed, offset + L), 0u, 0.f)));
-    EXPECT_EQ(double_to_bits(hd(L)), double_to_bits(nd.element(stream_word(seed, offset + 2 * L),
-                                                                 stream_word(seed, offset + 2 * L + 1), 0.)));
+    EXPECT_EQ(float_to_bits(hf(L)),
+              float_to_bits(nf.element(stream_word(seed, offset + L), 0u, 0.f)));
+    EXPECT_EQ(double_to_bits(hd(L)),
+              double_to_bits(nd.element(stream_word(seed, offset + 2 * L),
+                                        stream_word(seed, offset + 2 * L + 1), 0.)));
   }
 }
 
@@ -192,7 +200,8 @@ double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 double kolmogorov_p(double lambda) {
   if (lambda < 0.2) return 1.0;
   double p = 0;
-  for (int k = 1; k < 100; ++k) p += (k % 2 ? 2.0 : -2.0) * std::exp(-2.0 * k * k * lambda * lambda);
+  for (int k = 1; k < 100; ++k)
+    p += (k % 2 ? 2.0 : -2.0) * std::exp(-2.0 * k * k * lambda * lambda);
   return std::min(1.0, std::max(0.0, p));
 }
 
@@ -263,8 +272,8 @@ void check_statistics(std::uint64_t seed, std::uint64_t offset) {
         std::count_if(x.begin(), x.end(), [k](double v) { return std::fabs(v) > k; }));
     const double se = std::sqrt(n * p * (1 - p));
     tail_z[k - 3] = (count - n * p) / se;
-    EXPECT_LE(std::fabs(count - n * p), 4 * se) << type << " beyond " << k << " sigma: " << count
-                                                << " expected " << n * p;
+    EXPECT_LE(std::fabs(count - n * p), 4 * se)
+        << type << " beyond " << k << " sigma: " << count << " expected " << n * p;
   }
   // Chi-square on 1000 equiprobable bins (bin of x: floor(1000 Phi(x))).
   std::vector<double> bins(1000, 0.0);
@@ -290,12 +299,14 @@ void check_statistics(std::uint64_t seed, std::uint64_t offset) {
   const double p_ks = kolmogorov_p(std::sqrt(n) * d);
   EXPECT_GT(p_ks, 0.001) << type << " D = " << d;
   std::printf(
-      "normal v2 %s, 2^24 sharded normals (seed %llu offset %llu): mean %+.3f SE, var-1 %+.3f SE, skew %+.3f SE, "
-      "excess kurtosis %+.3f SE; beyond 3/4/5 sigma %+.2f/%+.2f/%+.2f SE; chi2(999) %.1f p %.3f; KS sqrt(n)D %.3f "
+      "normal v2 %s, 2^24 sharded normals (seed %llu offset %llu): mean %+.3f SE, var-1 %+.3f SE, "
+      "skew %+.3f SE, "
+      "excess kurtosis %+.3f SE; beyond 3/4/5 sigma %+.2f/%+.2f/%+.2f SE; chi2(999) %.1f p %.3f; "
+      "KS sqrt(n)D %.3f "
       "p %.3f\n",
-      type, static_cast<unsigned long long>(seed), static_cast<unsigned long long>(offset), mean / se_mean,
-      (var - 1) / se_var, skew / se_skew, kurt / se_kurt, tail_z[0], tail_z[1], tail_z[2], chi2, p_chi2,
-      std::sqrt(n) * d, p_ks);
+      type, static_cast<unsigned long long>(seed), static_cast<unsigned long long>(offset),
+      mean / se_mean, (var - 1) / se_var, skew / se_skew, kurt / se_kurt, tail_z[0], tail_z[1],
+      tail_z[2], chi2, p_chi2, std::sqrt(n) * d, p_ks);
 }
 
 TEST(NormalV2, StatisticsFloat) { check_statistics<float>(20240611, 0); }

@@ -27,8 +27,8 @@
 // overloads that take the table pointer.
 
 #include <Kokkos_Macros.hpp>
-#include <impl/KokkosDTensor_PortableMath.hpp>
 #include <impl/KokkosDTensor_NormalTable.hpp>
+#include <impl/KokkosDTensor_PortableMath.hpp>
 
 #include <cstdint>
 
@@ -42,7 +42,8 @@ struct NormalTableF32 {
   static constexpr int coefs = KOKKOSDTENSOR_IMPL_NORMAL_F32_COEFS;      // 4 (c0..c3)
   static constexpr int seg_bits = 4;                                     // 16 segments per octave
   static constexpr int e_min = -33;
-  alignas(16) static constexpr float data[entries * coefs] = {KOKKOSDTENSOR_IMPL_NORMAL_F32_TABLE_DATA};
+  alignas(16) static constexpr float data[entries * coefs] = {
+      KOKKOSDTENSOR_IMPL_NORMAL_F32_TABLE_DATA};
 };
 struct NormalTableF64 {
   static constexpr int entries = KOKKOSDTENSOR_IMPL_NORMAL_F64_ENTRIES;  // 257
@@ -50,7 +51,8 @@ struct NormalTableF64 {
   static constexpr int seg_bits = 2;                                     // 4 segments per octave
   static constexpr int e_min = -65;
   static constexpr int last_segment = entries - 2;  // q in [7/16, 1/2): stores z / (1/2 - u)
-  alignas(16) static constexpr double data[entries * coefs] = {KOKKOSDTENSOR_IMPL_NORMAL_F64_TABLE_DATA};
+  alignas(16) static constexpr double data[entries * coefs] = {
+      KOKKOSDTENSOR_IMPL_NORMAL_F64_TABLE_DATA};
 };
 static_assert(NormalTableF32::entries == 32 * 16 + 1, "float table: 32 octaves x 16 + 1");
 static_assert(NormalTableF64::entries == 64 * 4 + 1, "double table: 64 octaves x 4 + 1");
@@ -61,9 +63,11 @@ static_assert(NormalTableF64::entries == 64 * 4 + 1, "double table: 64 octaves x
 // entries, which __constant__ memory would serialise. On CUDA the default-table functions
 // read them through the read-only data cache (__ldg; the float entry as one 16-byte load).
 // Syntax-checked with nvcc 13.0 (tools/check_normal_nvcc.sh); not yet run on a GPU.
-static __device__ const float normal_table_f32_device[NormalTableF32::entries * NormalTableF32::coefs]
+static __device__ const float
+    normal_table_f32_device[NormalTableF32::entries * NormalTableF32::coefs]
     __attribute__((aligned(16))) = {KOKKOSDTENSOR_IMPL_NORMAL_F32_TABLE_DATA};
-static __device__ const double normal_table_f64_device[NormalTableF64::entries * NormalTableF64::coefs]
+static __device__ const double
+    normal_table_f64_device[NormalTableF64::entries * NormalTableF64::coefs]
     __attribute__((aligned(16))) = {KOKKOSDTENSOR_IMPL_NORMAL_F64_TABLE_DATA};
 #endif
 
@@ -125,9 +129,11 @@ template <bool ReadOnly>
 KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q_impl(float q, const float* table) {
   const std::uint32_t b = float_to_bits(q);
   // Biased exponent (94..126) and the top 4 mantissa bits: entry 0 .. 512.
-  const std::uint32_t idx = (b >> 19) - (static_cast<std::uint32_t>(127 + NormalTableF32::e_min) << 4);
+  const std::uint32_t idx =
+      (b >> 19) - (static_cast<std::uint32_t>(127 + NormalTableF32::e_min) << 4);
   // u = (low 19 mantissa bits) 2^-19 - 1/2, exact.
-  const float u = portable_mul(static_cast<float>(static_cast<std::int32_t>(b & 0x7ffffu) - 0x40000), 0x1p-19f);
+  const float u =
+      portable_mul(static_cast<float>(static_cast<std::int32_t>(b & 0x7ffffu) - 0x40000), 0x1p-19f);
   float c0, c1, c2, c3;
   normal_read_entry<ReadOnly>(table + NormalTableF32::coefs * idx, c0, c1, c2, c3);
   return portable_fma(portable_fma(portable_fma(c3, u, c2), u, c1), u, c0);
@@ -167,8 +173,9 @@ KOKKOS_INLINE_FUNCTION double normal_q_from_words(std::uint32_t w0, std::uint32_
   // The same correctly rounded double(m) without x86-64's branch on bit 63 of an unsigned
   // conversion (mispredicted half the time: 3x slower fills): both halves convert exactly
   // (signed conversions), hi 2^32 is exact, and the one rounding of the sum is that of m.
-  const double dm = portable_add(portable_mul(static_cast<double>(static_cast<std::int64_t>(m >> 32)), 0x1p32),
-                                 static_cast<double>(static_cast<std::int64_t>(m & 0xffffffffu)));
+  const double dm =
+      portable_add(portable_mul(static_cast<double>(static_cast<std::int64_t>(m >> 32)), 0x1p32),
+                   static_cast<double>(static_cast<std::int64_t>(m & 0xffffffffu)));
 #endif
   return portable_mul(dm, 0x1p-65);
 }
@@ -182,12 +189,14 @@ KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q_impl(double q, const doubl
                             (static_cast<std::uint32_t>(1023 + NormalTableF64::e_min) << 2);
   // u = (low 50 mantissa bits) 2^-50 - 1/2, exact.
   const double u = portable_mul(
-      static_cast<double>(static_cast<std::int64_t>(b & 0x3ffffffffffffull) - 0x2000000000000ll), 0x1p-50);
+      static_cast<double>(static_cast<std::int64_t>(b & 0x3ffffffffffffull) - 0x2000000000000ll),
+      0x1p-50);
   const double* c = table + NormalTableF64::coefs * idx;
   double p = normal_read_coef<ReadOnly>(c + 12);
   for (int i = 11; i >= 0; --i) p = portable_fma(p, u, normal_read_coef<ReadOnly>(c + i));
   // Last segment: p ~ z / (1/2 - u); 1/2 - u is exact (u a multiple of 2^-50 in [-1/2, 1/2)).
-  const double d = idx == static_cast<std::uint32_t>(NormalTableF64::last_segment) ? portable_sub(0.5, u) : 1.0;
+  const double d =
+      idx == static_cast<std::uint32_t>(NormalTableF64::last_segment) ? portable_sub(0.5, u) : 1.0;
   return portable_mul(p, d);
 }
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q(double q, const double* table) {
@@ -197,7 +206,8 @@ KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q(double q) {
   return normal_magnitude_from_q_impl<true>(q, normal_table_f64());
 }
 
-KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std::uint32_t w1, const double* table) {
+KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std::uint32_t w1,
+                                                          const double* table) {
   return normal_magnitude_from_q(normal_q_from_words(w0, w1), table);
 }
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std::uint32_t w1) {
@@ -205,7 +215,8 @@ KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std:
 }
 
 // The signed standard normal of two words: bit 31 of w0 (bit 63 of x) set -> negative.
-KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t w1, const double* table) {
+KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t w1,
+                                                const double* table) {
   return bits_to_double(double_to_bits(normal_magnitude_from_words(w0, w1, table)) ^
                         (static_cast<std::uint64_t>(w0 & 0x80000000u) << 32));
 }

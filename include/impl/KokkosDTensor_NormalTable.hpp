@@ -10,6 +10,7 @@
 // Each table is given once as a macro (the initializer list) so that the header
 // KokkosDTensor_NormalQuantile.hpp can instantiate it both as a host constexpr array and,
 // under CUDA/HIP, as a __device__ array.
+// clang-format off
 
 // float: 513 entries x 4 coefficients (c0 .. c3, constant term first), 16 segments per octave, octaves 2^-33 .. 2^-2, then q = 1/2.
 #define KOKKOSDTENSOR_IMPL_NORMAL_F32_ENTRIES 513
@@ -527,7 +528,7 @@
   0x1.91b41ap-4f, -0x1.426526p-5f, 0x1.3eb022p-14f, -0x1.5ba0dap-17f, \
   0x1.e18ccp-5f, -0x1.41673ap-5f, 0x1.7ba15p-15f, -0x1.5434ap-17f, \
   0x1.40de72p-6f, -0x1.40e8f2p-5f, 0x1.f854dp-17f, -0x1.50b8f6p-17f, \
-  0x0p+0f, 0x0p+0f, 0x0p+0f, 0x0p+0f \
+  0x0p+0f, 0x0p+0f, 0x0p+0f, 0x0p+0f
 
 // double: 257 entries x 13 coefficients (c0 .. c12, constant term first), 4 segments per octave, octaves 2^-65 .. 2^-2, then q = 1/2.
 #define KOKKOSDTENSOR_IMPL_NORMAL_F64_ENTRIES 257
@@ -789,6 +790,7 @@
   0x1.9be770ed7b91fp-2, -0x1.5be2816f8c63cp-3, 0x1.7c53aeef88e33p-8, -0x1.1b715369b7a87p-10, 0x1.d2852207dc01dp-14, -0x1.2a007b4cd4266p-16, 0x1.49749860becf9p-19, -0x1.a0013b85dbd3ep-22, 0x1.feb863c0d201bp-25, -0x1.480f594f5a10fp-27, 0x1.a22a0cecd8b6p-30, -0x1.19f7a33deb1ecp-32, 0x1.fafbb57a80b25p-35, \
   0x1.e5ca3830dff7fp-3, -0x1.4a00b93115dd8p-3, 0x1.939f02259f763p-9, -0x1.96b7ced419d49p-11, 0x1.9a1c6a54a948ap-15, -0x1.258aef0cf92a1p-17, 0x1.c322fa5b7d253p-21, -0x1.18270bee3a1f2p-23, 0x1.05d21dad664f5p-26, -0x1.33136e38e0785p-29, 0x1.42c01c0c42747p-32, -0x1.76c78e662427dp-35, -0x1.340283281dcfep-40, \
   0x1.412d5fc4a071ap-3, -0x1.5170c95a31249p-11, 0x1.545994afdb227p-11, -0x1.7660f4cf470dcp-17, 0x1.805558384be97p-18, -0x1.82750b335dae2p-23, 0x1.0fbf67eb51d3p-24, -0x1.8a398e1be30afp-29, 0x1.ae387cba75d7bp-31, -0x1.9207ce2352eb6p-35, 0x1.f49edea45e6fdp-37, -0x1.a051e569f3bb7p-41, -0x1.3eb26f93f6915p-38, \
-  0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0 \
+  0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0
 
+// clang-format on
 #endif  // KOKKOSDTENSOR_IMPL_NORMALTABLE_HPP
