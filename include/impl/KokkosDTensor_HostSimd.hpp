@@ -1,5 +1,5 @@
 // Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks and
-// of the float transforms that dominate host fills (uniform, normal, random bits), written
+// of the transforms that dominate host fills (uniform, normal f32/f64, random bits), written
 // with intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
 // "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
 // compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
