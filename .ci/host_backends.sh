@@ -43,8 +43,11 @@ THREAD_COUNTS="1 2 3"  # 3 > the 2 cores of the CI machine: an uneven split of t
 #       portable, automatic) byte for byte on odd shapes, sub-boxes, misaligned subviews,
 #       offsets straddling 2^32 blocks. The dumps only take the automatic path (host-style
 #       AVX2 here); this test runs the device-style functor that hosts without AVX2 use.
+#   Test_CrossBackend  every distribution on the backend and on Serial in one binary,
+#       both layouts, whole Views and sub-boxes, offsets around 2^32 blocks.
 #   Test_Random (~100 s)  the DTensor ops and the RNG tracker on a 1-rank mesh.
-# These two compile in parallel with kdt_perf.cpp and the library in about the time of
+# Test_FillPaths is built per backend (Test_FillPaths_OpenMP, ...): the backend's copy runs.
+# With explicit instantiation the fill kernels compile once, in the library. These compile in parallel with kdt_perf.cpp and the library in about the time of
 # Test_FillPaths alone. Left to the README (Serial) and sanitizer builds: Test_Generator
 # (~420 s, longer than all the rest: every distribution against a scalar reference; here
 # the dumps equal the Serial bits, which that test checks in the README build),
@@ -52,7 +55,7 @@ THREAD_COUNTS="1 2 3"  # 3 > the 2 cores of the CI machine: an uneven split of t
 # Test_DTensor, Test_Errors, Test_Checkpoint (~35-45 s each: MPI and argument logic),
 # Test_Philox, Test_PortableMath (scalar), Test_DeviceMesh, Test_Placement,
 # Test_RNGSyncTimeout, Test_Error* (no random kernel).
-TESTS=(Test_FillPaths Test_Random)
+TESTS=(Test_FillPaths_$BACKEND Test_CrossBackend Test_Random)
 
 TARBALL_DIR=${KDT_CI_DEPS_DIR:-$(git rev-parse --show-toplevel)/../shared/deps}
 TARBALL=$TARBALL_DIR/kokkos-4.6.01.tar.gz
