@@ -23,9 +23,11 @@
 //   geometric_(t, p)                    trials up to the first success (>= 1)
 //   dropout_(t, p)                      float/double, in place: zero with probability p,
 //                                       else x / (1 - p); returns the state it drew from
+//                                       (dropout_backward_, dropout_mask_ below)
 //   trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2)   normal truncated to [a, b]
 
 #include <impl/KokkosDTensor_RandomTarget.hpp>
+#include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <cstdint>
@@ -63,6 +65,73 @@ KOKKOSDTENSOR_IMPL_OP(TruncNormalOp, "KokkosDTensor::trunc_normal_", make_trunc_
                       (mean, std, a, b, name))
 #undef KOKKOSDTENSOR_IMPL_OP
 
+// ---- ops that take a second tensor or a state -------------------------------------------
+
+// Throws std::invalid_argument naming the first element of `probabilities` (by its global
+// index) that is not in [0, 1]; `t` must have the same shape (and, for DTensors, spec).
+template <class Target, class Probabilities>
+void require_probabilities(const Target& t, const Probabilities& probabilities,
+                           const char* function) {
+  if (!RandomTarget<Target>::same_shape(t, probabilities)) {
+    throw_invalid_argument(function, "probabilities", "(a tensor of another shape or spec)",
+                           "must have the shape (and placements) of the tensor it fills");
+  }
+  const auto local = RandomTarget<Probabilities>::local_view(probabilities);
+  const auto host = to_host_row_major(local);
+  const auto extents = view_extents(local);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    const double p = static_cast<double>(host.data()[i]);
+    if (p >= 0.0 && p <= 1.0) continue;
+    std::vector<std::int64_t> index = RandomTarget<Probabilities>::index_origin(probabilities);
+    std::size_t rest = i;
+    for (int d = static_cast<int>(extents.size()) - 1; d >= 0; --d) {
+      index[d] += static_cast<std::int64_t>(rest % static_cast<std::size_t>(extents[d]));
+      rest /= static_cast<std::size_t>(extents[d]);
+    }
+    throw_invalid_argument(function, "probabilities",
+                           format_value(p) + " at index " + format_value(index),
+                           "must lie in [0, 1]");
+  }
+}
+
+// bernoulli_(space, t, probabilities[, gen]): copies each element's p into t once every
+// check has passed, then draws in place (BernoulliFromInput).
+template <class ExecSpace, class Target, class Probabilities>
+RNGState bernoulli_with_probabilities(const ExecSpace& space, const Target& t,
+                                      const Probabilities& probabilities, Generator* gen) {
+  const char* function = "KokkosDTensor::bernoulli_";
+  require_kokkos_initialized(function);
+  require_probabilities(t, probabilities, function);
+  const auto source = RandomTarget<Probabilities>::local_view(probabilities);
+  const auto copy_in = [&](const auto& local) {
+    // (Ranks that differ were rejected above; this only keeps such calls compiling.)
+    if constexpr (std::decay_t<decltype(local)>::rank == std::decay_t<decltype(source)>::rank)
+      Kokkos::deep_copy(space, local, source);
+  };
+  return RandomTarget<Target>::apply(
+      space, t, make_bernoulli_from_input<target_value_t<Target>>(function), gen, function,
+      copy_in);
+}
+
+template <class ExecSpace, class Target, class... Rest>
+RNGState run_bernoulli_in(const ExecSpace& space, const Target& t, Rest&... rest) {
+  if constexpr (sizeof...(Rest) > 0) {
+    using First = std::tuple_element_t<0, std::tuple<std::decay_t<Rest>...>>;
+    if constexpr (RandomTarget<First>::is_target) {
+      const auto params = std::forward_as_tuple(rest...);
+      if constexpr (sizeof...(Rest) == 2) {
+        return bernoulli_with_probabilities(space, t, std::get<0>(params), &std::get<1>(params));
+      } else {
+        return bernoulli_with_probabilities(space, t, std::get<0>(params), nullptr);
+      }
+    } else {
+      return run_op_in<BernoulliOp>(space, t, rest...);
+    }
+  } else {
+    return run_op_in<BernoulliOp>(space, t, rest...);
+  }
+}
+
 }  // namespace Impl
 
 #define KOKKOSDTENSOR_IMPL_PUBLIC_OP(NAME, OP, RESULT)                     \
@@ -72,7 +141,6 @@ KOKKOSDTENSOR_IMPL_OP(TruncNormalOp, "KokkosDTensor::trunc_normal_", make_trunc_
   }
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(uniform_, UniformOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(normal_, NormalOp, void)
-KOKKOSDTENSOR_IMPL_PUBLIC_OP(bernoulli_, BernoulliOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(random_bits_, RandomBitsOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(randint_, RandIntOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(exponential_, ExponentialOp, void)
@@ -81,6 +149,85 @@ KOKKOSDTENSOR_IMPL_PUBLIC_OP(geometric_, GeometricOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(dropout_, DropoutOp, RNGState)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(trunc_normal_, TruncNormalOp, void)
 #undef KOKKOSDTENSOR_IMPL_PUBLIC_OP
+
+// bernoulli_(t, p = 0.5) and bernoulli_(t, probabilities): the second form takes each
+// element's p from a tensor of t's shape (a View, or a DTensor with t's spec), as
+// torch.bernoulli(input); a p outside [0, 1] is an error naming the first bad index.
+template <class First, class... Rest, class = Impl::enable_if_op_args_t<First>>
+void bernoulli_(First&& first, Rest&&... rest) {
+  if constexpr (Kokkos::is_execution_space<std::decay_t<First>>::value) {
+    Impl::run_bernoulli_in(first, rest...);
+  } else {
+    Impl::run_bernoulli_in(Impl::target_space_t<std::decay_t<First>>(), first, rest...);
+  }
+}
+
+// dropout_ for training: `state` is what dropout_(t, p) returned.
+//   dropout_backward_(grad, p, state)   grad *= the mask dropout_ applied (0 or 1 / (1 - p))
+//   dropout_mask_(mask, p, state)       mask = 1 where dropout_ kept the element, else 0; a
+//                                       mask of bool or integers stands for a float tensor's
+//                                       mask: dropout_mask_<double>(...) for a double one's
+//   native_dropout_(t, mask, p[, gen])  dropout_ and its mask at once; returns the state
+// Each also takes an execution-space instance first. Nothing advances: the mask comes from
+// the words dropout_ drew (on a DTensor: the global numbering, or the local one while the
+// tracker's distribute region is disabled).
+template <class ExecSpace, class Target>
+Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_backward_(const ExecSpace& space,
+                                                                        const Target& grad,
+                                                                        double p,
+                                                                        const RNGState& state) {
+  const char* function = "KokkosDTensor::dropout_backward_";
+  Impl::RandomTarget<Target>::apply_at(
+      space, grad, Impl::make_dropout<Impl::target_value_t<Target>>(p, function), state, function);
+}
+template <class Target>
+Impl::enable_if_target_t<Target> dropout_backward_(const Target& grad, double p,
+                                                   const RNGState& state) {
+  dropout_backward_(Impl::target_space_t<Target>(), grad, p, state);
+}
+
+template <class DataT = void, class ExecSpace, class Target>
+Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_mask_(const ExecSpace& space,
+                                                                    const Target& mask, double p,
+                                                                    const RNGState& state) {
+  using MaskT = Impl::target_value_t<Target>;
+  using Data = std::conditional_t<
+      std::is_void<DataT>::value,
+      std::conditional_t<std::is_floating_point<MaskT>::value, MaskT, float>, DataT>;
+  const char* function = "KokkosDTensor::dropout_mask_";
+  Impl::RandomTarget<Target>::apply_at(
+      space, mask, Impl::make_dropout_mask<MaskT, Data>(p, function), state, function);
+}
+template <class DataT = void, class Target>
+Impl::enable_if_target_t<Target> dropout_mask_(const Target& mask, double p,
+                                               const RNGState& state) {
+  dropout_mask_<DataT>(Impl::target_space_t<Target>(), mask, p, state);
+}
+
+template <class ExecSpace, class Target, class Mask>
+std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_dropout_(
+    const ExecSpace& space, const Target& t, const Mask& mask, double p, Generator& gen) {
+  const RNGState state = dropout_(space, t, p, gen);
+  dropout_mask_<Impl::target_value_t<Target>>(space, mask, p, state);
+  return state;
+}
+template <class ExecSpace, class Target, class Mask>
+std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_dropout_(
+    const ExecSpace& space, const Target& t, const Mask& mask, double p) {
+  const RNGState state = dropout_(space, t, p);
+  dropout_mask_<Impl::target_value_t<Target>>(space, mask, p, state);
+  return state;
+}
+template <class Target, class Mask>
+Impl::enable_if_target_t<Target, RNGState> native_dropout_(const Target& t, const Mask& mask,
+                                                           double p, Generator& gen) {
+  return native_dropout_(Impl::target_space_t<Target>(), t, mask, p, gen);
+}
+template <class Target, class Mask>
+Impl::enable_if_target_t<Target, RNGState> native_dropout_(const Target& t, const Mask& mask,
+                                                           double p) {
+  return native_dropout_(Impl::target_space_t<Target>(), t, mask, p);
+}
 
 }  // namespace KokkosDTensor
 

@@ -9,5 +9,6 @@
 #include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <KokkosDTensor_RandomOps.hpp>
+#include <KokkosDTensor_Version.hpp>
 
 #endif

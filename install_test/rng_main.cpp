@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace kdt = KokkosDTensor;
 
@@ -26,6 +27,15 @@ int main(int argc, char* argv[]) {
         ++failures;
       }
     }
+    // The compiled library and the installed headers agree.
+    if (std::strcmp(kdt::version(), KOKKOSDTENSOR_VERSION_STRING) != 0 ||
+        kdt::version_number() != KOKKOSDTENSOR_VERSION ||
+        kdt::stream_version() != KOKKOSDTENSOR_STREAM_VERSION) {
+      std::fprintf(stderr, "rng_consumer FAILED: library %s (%d, stream %d), headers %s (%d, stream %d)\n",
+                   kdt::version(), kdt::version_number(), kdt::stream_version(),
+                   KOKKOSDTENSOR_VERSION_STRING, KOKKOSDTENSOR_VERSION, KOKKOSDTENSOR_STREAM_VERSION);
+      ++failures;
+    }
     if (gen.get_state().offset != 4) {
       std::fprintf(stderr, "rng_consumer FAILED: offset %llu after 4 words, expected 4\n",
                    static_cast<unsigned long long>(gen.get_state().offset));
@@ -33,7 +43,8 @@ int main(int argc, char* argv[]) {
     }
   }
   Kokkos::finalize();
-  std::printf("rng_consumer: KokkosDTensor::rng %s without MPI: %s\n", KOKKOSDTENSOR_VERSION_STRING,
+  std::printf("rng_consumer: KokkosDTensor::rng %s (git %s, stream %d) without MPI: %s\n",
+              kdt::version(), kdt::git_revision(), kdt::stream_version(),
               failures == 0 ? "OK" : "FAILED");
   return failures == 0 ? 0 : 1;
 }

@@ -82,15 +82,19 @@ void require_random_op_target(const DT& t, const char* function) {
   }
 }
 
-// Fills the calling rank's shard of `t` from `state` and advances `state`.
-template <class ExecSpace, class DT, class Dist>
+// Fills the calling rank's shard of `t` from `state` and advances `state`; `prepare(local)`
+// runs once every check has passed, before the fill.
+template <class ExecSpace, class DT, class Dist, class Prepare = NoPrepare>
 void random_op_on_dtensor(const ExecSpace& space, const DT& t, const Dist& dist,
-                          RNGState& state, bool distribute_region, const char* function) {
+                          RNGState& state, bool distribute_region, const char* function,
+                          const Prepare& prepare = Prepare{}) {
   const auto local = t.local();
   const std::uint64_t count = distribute_region
                                   ? global_element_count(t.global_shape(), function)
                                   : static_cast<std::uint64_t>(local.size());
+  require_state_offset(state, function);
   const std::uint64_t next = offset_after(state, Dist::words_per_element, count, function);
+  prepare(local);
   if (local.size() > 0) {
     fill_random(space, local, dist, state, distribute_region ? global_box(t) : whole_view_box(local));
   }
@@ -103,24 +107,46 @@ struct RandomTarget<DTensor<DataType, Props...>> {
   static constexpr bool is_target = true;
   using value_type = typename dtensor_type::non_const_value_type;
   using execution_space = typename dtensor_type::execution_space;
+  static auto local_view(const dtensor_type& t) { return t.local(); }
+  static std::vector<std::int64_t> index_origin(const dtensor_type& t) { return t.global_offset(); }
+  template <class Other>
+  static bool same_shape(const dtensor_type& t, const Other& other) {
+    if constexpr (RandomTarget<Other>::is_target && !Kokkos::is_view<Other>::value) {
+      return t.spec() == other.spec();
+    } else {
+      return false;
+    }
+  }
 
-  template <class ExecSpace, class Dist>
+  template <class ExecSpace, class Dist, class Prepare = NoPrepare>
   static RNGState apply(const ExecSpace& space, const dtensor_type& t, const Dist& dist,
-                        Generator* gen, const char* function) {
+                        Generator* gen, const char* function, const Prepare& prepare = Prepare{}) {
     require_random_op_target(t, function);
     if (gen) {
       RNGState state = gen->get_state();
       const RNGState drawn = state;
-      random_op_on_dtensor(space, t, dist, state, true, function);
+      random_op_on_dtensor(space, t, dist, state, true, function, prepare);
       gen->set_state(state);
       return drawn;
     }
     RNGTracker& tracker = tracker_for_random_op(function);
     RNGState state = tracker.get_rng_state();
     const RNGState drawn = state;
-    random_op_on_dtensor(space, t, dist, state, tracker.distribute_region_enabled(), function);
+    random_op_on_dtensor(space, t, dist, state, tracker.distribute_region_enabled(), function,
+                         prepare);
     tracker.set_rng_state(state);
     return drawn;
+  }
+
+  // Fills from `state` (the state an earlier op drew from) and advances nothing: the global
+  // numbering, or the local one while the tracker's distribute region is disabled.
+  template <class ExecSpace, class Dist>
+  static void apply_at(const ExecSpace& space, const dtensor_type& t, const Dist& dist,
+                       RNGState state, const char* function) {
+    require_random_op_target(t, function);
+    const RNGTracker* tracker = rng_tracker();
+    random_op_on_dtensor(space, t, dist, state,
+                         tracker == nullptr || tracker->distribute_region_enabled(), function);
   }
 };
 

@@ -40,11 +40,12 @@ KOKKOS_INLINE_FUNCTION constexpr int words_per_element_for() {
 
 // Shared block loop for distributions whose elements are independent: element e gets
 // Derived::element(w0, w1[, current value]) with w0 = word[w*e], w1 = word[w*e + w - 1]
-// (w1 == w0 for one-word elements).
-template <class Derived, class T>
+// (w1 == w0 for one-word elements). Words per element are those of WordsOf (T unless the
+// values stand for another type's elements, as a dropout mask does).
+template <class Derived, class T, class WordsOf = T>
 struct ElementwiseDistribution {
   using value_type = T;
-  static constexpr int words_per_element = words_per_element_for<T>();
+  static constexpr int words_per_element = words_per_element_for<WordsOf>();
   static constexpr int elements_per_block = 4 / words_per_element;
   static constexpr bool reads_input = false;
 
@@ -244,6 +245,49 @@ Dropout<T> make_dropout(double p, const char* function) {
   dist.threshold = bernoulli_threshold<T>(p);
   dist.scale = p == 1.0 ? T(0) : static_cast<T>(1.0 / (1.0 - p));
   return dist;
+}
+
+// The keep-mask of dropout_ on a tensor of DataT, regenerated from the words dropout_ drew:
+// 1 where it kept the element, 0 where it zeroed it.
+template <class T, class DataT>
+struct DropoutMask : ElementwiseDistribution<DropoutMask<T, DataT>, T, DataT> {
+  std::uint64_t threshold;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    return bernoulli_success<DataT>(w0, w1, threshold) ? T(0) : T(1);
+  }
+};
+
+template <class T, class DataT>
+DropoutMask<T, DataT> make_dropout_mask(double p, const char* function) {
+  static_assert(std::is_arithmetic<T>::value, "dropout_mask_ needs an arithmetic (or bool) mask");
+  static_assert(is_floating_value<DataT>(), "dropout_mask_ regenerates the mask of a float or "
+                                            "double tensor");
+  require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
+  DropoutMask<T, DataT> dist;
+  dist.threshold = bernoulli_threshold<DataT>(p);
+  return dist;
+}
+
+// bernoulli_(t, probabilities): in place, each element holding its own p (copied in before
+// the fill) becomes 1 with probability p, else 0, by the threshold rule of Bernoulli with
+// that p: floor(p * 2^32) for one word, floor(p * 2^53) for two (exact: a power-of-two
+// scaling, then truncation).
+template <class T>
+struct BernoulliFromInput : ElementwiseDistribution<BernoulliFromInput<T>, T> {
+  static constexpr bool reads_input = true;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T p) const {
+    constexpr bool one_word = words_per_element_for<T>() == 1;
+    const double scaled =
+        portable_mul(static_cast<double>(p), one_word ? 4294967296.0 : 9007199254740992.0);
+    const std::uint64_t threshold = static_cast<std::uint64_t>(scaled);
+    return bernoulli_success<T>(w0, w1, threshold) ? T(1) : T(0);
+  }
+};
+
+template <class T>
+BernoulliFromInput<T> make_bernoulli_from_input(const char* /*function*/) {
+  static_assert(is_floating_value<T>(), "bernoulli_(t, probabilities) needs a float or double t");
+  return BernoulliFromInput<T>{};
 }
 
 // ---- random_bits_, randint_ -----------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -26,8 +28,8 @@ struct RandomTarget {
   static constexpr bool is_target = false;
 };
 
-template <class T>
-using enable_if_target_t = std::enable_if_t<RandomTarget<T>::is_target>;
+template <class T, class Result = void>
+using enable_if_target_t = std::enable_if_t<RandomTarget<T>::is_target, Result>;
 template <class ExecSpace, class T>
 using enable_if_space_and_target_t =
     std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && RandomTarget<T>::is_target>;
@@ -36,15 +38,29 @@ using target_value_t = typename RandomTarget<T>::value_type;
 template <class T>
 using target_space_t = typename RandomTarget<T>::execution_space;
 
+// What an op does to its target between its checks and the fill (most ops: nothing).
+struct NoPrepare {
+  template <class T>
+  void operator()(const T&) const {}
+};
+
+inline void require_state_offset(const RNGState& state, const char* function) {
+  if (state.offset % 4 != 0) {
+    throw_invalid_argument(function, "state.offset", format_value(state.offset),
+                           "must be a multiple of 4");
+  }
+}
+
 // The op on a plain View (docs/design.md): dist was validated by its factory; the offset
 // is checked before the kernel runs, the state advanced after.
-template <class ExecSpace, class ViewType, class Dist>
+template <class ExecSpace, class ViewType, class Dist, class Prepare = NoPrepare>
 RNGState random_op_on_view(const ExecSpace& space, const ViewType& view, const Dist& dist,
-                           Generator& gen, const char* function) {
+                           Generator& gen, const char* function, const Prepare& prepare = {}) {
   require_kokkos_initialized(function);
   const RNGState state = gen.get_state();
   const std::uint64_t next = offset_after(state, Dist::words_per_element,
                                           static_cast<std::uint64_t>(view.size()), function);
+  prepare(view);
   fill_random(space, view, dist, state, whole_view_box(view));
   gen.set_state(RNGState{state.seed, next});
   return state;
@@ -55,10 +71,36 @@ struct RandomTarget<ViewType, std::enable_if_t<Kokkos::is_view<ViewType>::value>
   static constexpr bool is_target = true;
   using value_type = typename ViewType::non_const_value_type;
   using execution_space = typename ViewType::execution_space;
-  template <class ExecSpace, class Dist>
+  static ViewType local_view(const ViewType& view) { return view; }
+  // Global index of local element 0 (per dim), for error messages.
+  static std::vector<std::int64_t> index_origin(const ViewType& view) {
+    return std::vector<std::int64_t>(ViewType::rank, 0);
+  }
+  // Whether `other` has the same elements in the same places (an element-wise operand).
+  template <class Other>
+  static bool same_shape(const ViewType& view, const Other& other) {
+    if constexpr (Kokkos::is_view<Other>::value) {
+      return view_extents(view) == view_extents(other);
+    } else {
+      return false;
+    }
+  }
+  template <class ExecSpace, class Dist, class Prepare = NoPrepare>
   static RNGState apply(const ExecSpace& space, const ViewType& view, const Dist& dist,
-                        Generator* gen, const char* function) {
-    return random_op_on_view(space, view, dist, gen ? *gen : default_generator(), function);
+                        Generator* gen, const char* function, const Prepare& prepare = {}) {
+    return random_op_on_view(space, view, dist, gen ? *gen : default_generator(), function,
+                             prepare);
+  }
+
+  // Fills from `state` (the state an earlier op drew from) and advances nothing.
+  template <class ExecSpace, class Dist>
+  static void apply_at(const ExecSpace& space, const ViewType& view, const Dist& dist,
+                       const RNGState& state, const char* function) {
+    require_kokkos_initialized(function);
+    require_state_offset(state, function);
+    offset_after(state, Dist::words_per_element, static_cast<std::uint64_t>(view.size()),
+                 function);
+    fill_random(space, view, dist, state, whole_view_box(view));
   }
 };
 

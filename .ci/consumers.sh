@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The ways users configure and consume kokkos-dtensor (issue 20), against Debian's Kokkos:
+#   1. option combinations users pick configure, and build what each one changes;
+#   2. a parent project builds it with add_subdirectory and with FetchContent (local path);
+#   3. the examples build out of tree against the package installed from the README build.
+# (The installed package's find_package consumer is the install_test ctest of the README
+# build.) Usage: .ci/consumers.sh [README_BUILD_DIR (default: build)]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SRC=$PWD
+README_BUILD=${1:-build}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kdt-consumers.XXXXXX")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+substep() {  # substep NAME LOG command...: runs quietly, prints the log's tail on failure
+  local name=$1 log=$2 start=$SECONDS
+  shift 2
+  if ! "$@" > "$log" 2>&1; then
+    tail -40 "$log" >&2
+    echo "consumers.sh: $name failed (log: $log)" >&2
+    exit 1
+  fi
+  echo "  $name: $((SECONDS - start)) s"
+}
+
+# ---- 1. option combinations ------------------------------------------------------------
+# Each configures; each builds the targets its option changes (the full builds are the
+# README's and the host-backend stages'):
+#   tests off, examples on   the examples alone (they once needed GoogleTest at configure)
+#   examples off             configure only
+#   perf tests off           configure only
+#   ETI off                  header-only: a per-backend test compiles every kernel it uses
+#   MPI off                  KokkosDTensor::rng alone, no MPI found; its tests run
+combo() {  # combo NAME TARGETS -D...: configure, build TARGETS ("" = configure only)
+  local name=$1 targets=$2
+  shift 2
+  local dir=$WORK/$name
+  substep "$name: configure" "$WORK/$name-configure.log" cmake -S "$SRC" -B "$dir" -G Ninja "$@"
+  if [ -n "$targets" ]; then
+    # shellcheck disable=SC2086
+    substep "$name: build $targets" "$WORK/$name-build.log" cmake --build "$dir" -j 2 --target $targets
+  fi
+}
+combo tests-off sharding_invariance -DKokkosDTensor_ENABLE_TESTS=OFF -DKokkosDTensor_ENABLE_TOOLS=OFF \
+  -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
+combo examples-off "" -DKokkosDTensor_ENABLE_EXAMPLES=OFF
+combo perf-off "" -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
+combo eti-off "Test_Distributions_Serial" -DKokkosDTensor_ENABLE_ETI=OFF \
+  -DKokkosDTensor_ENABLE_EXAMPLES=OFF -DKokkosDTensor_ENABLE_TOOLS=OFF -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
+substep "eti-off: Test_Distributions_Serial" "$WORK/eti-off-test.log" \
+  "$WORK/eti-off/unit_tests/Test_Distributions_Serial"
+combo mpi-off "kokkosdtensor_rng Test_Philox Test_Generator_Serial Test_CrossBackend" \
+  -DKokkosDTensor_ENABLE_MPI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
+if grep -qi "libmpi\|MPI_CXX_FOUND:BOOL=TRUE" "$WORK/mpi-off/CMakeCache.txt"; then
+  echo "consumers.sh: the MPI-off build found or names MPI" >&2
+  exit 1
+fi
+substep "mpi-off: ctest" "$WORK/mpi-off-ctest.log" \
+  ctest --test-dir "$WORK/mpi-off" -R "Test_Philox|Test_Generator_Serial|Test_CrossBackend" --output-on-failure
+
+# ---- 2. add_subdirectory and FetchContent ------------------------------------------------
+version=$(sed -n 's/^project(KokkosDTensor VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+for how in add_subdirectory FetchContent; do
+  dir=$WORK/sub-$how
+  substep "$how: configure" "$WORK/sub-$how-configure.log" cmake -S install_test/subproject -B "$dir" \
+    -G Ninja -DKDT_SOURCE_DIR="$SRC" -DKDT_HOW=$how -DKDT_EXPECTED_VERSION="$version"
+  if ! grep -q '^CMAKE_BUILD_TYPE:STRING=$' "$dir/CMakeCache.txt"; then
+    echo "consumers.sh: $how: the subproject changed the parent's empty CMAKE_BUILD_TYPE: $(grep '^CMAKE_BUILD_TYPE' "$dir/CMakeCache.txt")" >&2
+    exit 1
+  fi
+  substep "$how: build" "$WORK/sub-$how-build.log" cmake --build "$dir" -j 2
+  substep "$how: rng_consumer" "$WORK/sub-$how-rng.log" "$dir/rng_consumer"
+  substep "$how: consumer on 2 ranks" "$WORK/sub-$how-mpi.log" mpiexec -n 2 "$dir/install_test_consumer"
+done
+
+# ---- 3. the examples out of tree against the installed package -------------------------
+prefix=$WORK/prefix
+substep "install $README_BUILD" "$WORK/install.log" cmake --install "$README_BUILD" --prefix "$prefix"
+substep "examples: configure" "$WORK/examples-configure.log" cmake -S examples -B "$WORK/examples" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$prefix"
+substep "examples: build" "$WORK/examples-build.log" cmake --build "$WORK/examples" -j 2 \
+  --target sharding_invariance deferred_init
+substep "examples: run" "$WORK/examples-ctest.log" \
+  ctest --test-dir "$WORK/examples" -R "^(sharding_invariance|deferred_init)_np_2$" --output-on-failure
+
+rm -rf "$WORK"
