@@ -9,6 +9,7 @@
 #include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <KokkosDTensor_RandomOps.hpp>
+#include <KokkosDTensor_PhiloxPool.hpp>
 #include <KokkosDTensor_RandomStream.hpp>
 
 #endif
