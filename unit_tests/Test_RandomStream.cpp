@@ -22,6 +22,8 @@ namespace kdt = KokkosDTensor;
 
 namespace {
 
+int g_comparisons = 0;  // how many (op, stream) pairs were compared
+
 static_assert(std::is_trivially_copyable<kdt::RandomStream>::value, "");
 static_assert(std::is_trivially_copyable<kdt::ElementDraws>::value, "");
 
@@ -132,6 +134,7 @@ void check_matches_op(const std::string& name, const Op& op, const Draw& draw) {
       const std::string where = name + " shape " + std::to_string(shape[0]) + "x" +
                                 std::to_string(shape[1]) + " offset " + std::to_string(start.offset);
       EXPECT_TRUE(bitwise_equal_views(expected, actual)) << where;
+      ++g_comparisons;
       EXPECT_EQ(op_gen.get_state(), stream_gen.get_state()) << where;
       EXPECT_EQ(stream.state(), start) << where;
       EXPECT_EQ(stream.end_state(), stream_gen.get_state()) << where;
@@ -205,7 +208,12 @@ void check_every_distribution() {
 
 }  // namespace
 
-TEST(RandomStream, FirstDrawEqualsTheOpLayoutRight) { check_every_distribution<Kokkos::LayoutRight>(); }
+TEST(RandomStream, FirstDrawEqualsTheOpLayoutRight) {
+  g_comparisons = 0;
+  check_every_distribution<Kokkos::LayoutRight>();
+  // 62 distribution cases (68 with normal) x 5 shapes x 3 states.
+  EXPECT_GE(g_comparisons, 62 * 15);
+}
 
 TEST(RandomStream, FirstDrawEqualsTheOpLayoutLeft) { check_every_distribution<Kokkos::LayoutLeft>(); }
 
@@ -332,4 +340,33 @@ TEST(RandomStream, BadArgumentsThrowAndLeaveTheStateUnchanged) {
   kdt::reserve(gen, 6, 2);
   EXPECT_EQ(gen.get_state().offset, std::numeric_limits<std::uint64_t>::max() - 3);
   EXPECT_THROW(kdt::RandomStream(kdt::RNGState{1, 2}, 1, 1), std::invalid_argument);
+}
+
+// The worked example of docs/streams.md.
+TEST(RandomStream, WorkedExampleOfTheDocs) {
+  kdt::Generator gen(0);
+  const auto s = kdt::reserve(gen, 2, 2);
+  EXPECT_EQ(gen.get_state(), (kdt::RNGState{0, 4}));
+  Kokkos::View<double*, TestSpace> d("d", 4);
+  Kokkos::View<std::uint64_t*, TestSpace> bits("bits", 1);
+  Kokkos::parallel_for(
+      "worked example", Kokkos::RangePolicy<TestSpace>(0, 1), KOKKOS_LAMBDA(int) {
+        d(0) = s.element(0).uniform<double>();
+        auto e = s.element(1);
+        d(1) = e.uniform<float>();
+        d(2) = e.uniform<float>();
+        d(3) = static_cast<double>(e.words_left());
+        bits(0) = s.element(1).bits64();
+      });
+  const auto hd = kdt::to_host_row_major(d);
+  const auto hb = kdt::to_host_row_major(bits);
+  EXPECT_EQ(hd(0), 0.3990464708489645);
+  EXPECT_EQ(hd(1), 0.7357127666473389);
+  EXPECT_EQ(hd(2), 0.6054818034172058);
+  EXPECT_EQ(hd(3), 0.0);
+  EXPECT_EQ(hb(0), 0xbc57ac4c9b00dbd8ull);
+  kdt::Generator op_gen(0);
+  Kokkos::View<double*, TestSpace> v("v", 2);
+  kdt::uniform_(v, op_gen);
+  EXPECT_EQ(kdt::to_host_row_major(v)(0), 0.3990464708489645);
 }
