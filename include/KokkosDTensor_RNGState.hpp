@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#define KOKKOSDTENSOR_STREAM_VERSION 1
+#define KOKKOSDTENSOR_STREAM_VERSION 2
 
 namespace KokkosDTensor {
 

@@ -15,6 +15,7 @@
 //    communicator of the library's own, within a timeout.
 
 #include <KokkosDTensor_DeviceMesh.hpp>
+#include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 
 #include <cstdint>

@@ -126,7 +126,7 @@ void check_all_boxes_2d(Maker make, const char* name) {
         for (int full : {0, 1}) {
           const std::int64_t n0 = full ? g[0] - o0 : 1 + (g[0] - o0 - 1) / 2;
           const std::int64_t n1 = full ? g[1] - o1 : 1 + (g[1] - o1 - 1) / 2;
-          Kokkos::View<T**, Layout, ExecSpace, TestSpace> v("v", n0, n1);
+          Kokkos::View<T**, Layout, TestSpace> v("v", n0, n1);
           kdt::Impl::GlobalBox box;
           box.rank = 2;
           box.global_extent[0] = g[0];
@@ -144,12 +144,12 @@ void check_all_boxes_2d(Maker make, const char* name) {
 
 template <class T, class Maker>
 void check_everything(Maker make, const char* name) {
-  check_all_boxes_1d<Kokkos::View<T*, ExecSpace, TestSpace>>(make, name);
+  check_all_boxes_1d<Kokkos::View<T*, TestSpace>>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutRight>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutLeft>(make, name);
   // Rank 3 with a sub-box in the middle dimension.
   {
-    Kokkos::View<T***, Kokkos::LayoutRight, ExecSpace, TestSpace> v("v", 3, 2, 11);
+    Kokkos::View<T***, Kokkos::LayoutRight, TestSpace> v("v", 3, 2, 11);
     kdt::Impl::GlobalBox box;
     box.rank = 3;
     const std::int64_t g[3] = {4, 5, 13}, o[3] = {1, 2, 1};
@@ -163,11 +163,11 @@ void check_everything(Maker make, const char* name) {
   }
   // Subviews whose data pointer is not aligned to a block (element 1, 2, 3 of a View).
   for (int shift = 1; shift < 4; ++shift) {
-    Kokkos::View<T*, ExecSpace, TestSpace> base("base", 1000);
+    Kokkos::View<T*, TestSpace> base("base", 1000);
     auto sub = Kokkos::subview(base, Kokkos::make_pair(shift, 1000 - shift));
     check_paths(sub, make(), kdt::Impl::whole_view_box(sub), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned subview");
-    Kokkos::View<T**, Kokkos::LayoutRight, ExecSpace, TestSpace> base2("base2", 9, 37);
+    Kokkos::View<T**, Kokkos::LayoutRight, TestSpace> base2("base2", 9, 37);
     auto sub2 = Kokkos::subview(base2, Kokkos::make_pair(1, 8), Kokkos::make_pair(shift, 37));
     check_paths(sub2, make(), kdt::Impl::whole_view_box(sub2), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned 2d subview");
@@ -274,26 +274,61 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
       ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref)) << "cospi " << x[l];
     }
   }
-  // The special-case-free forms that Box-Muller uses, over their whole domains: log_positive
-  // at every u1 = k 2^-24, k = 1 .. 2^24; sincospi_unit at every 2 u2 = k 2^-23, k < 2^24.
-  for (std::uint32_t k0 = 0; k0 < (1u << 24); k0 += 8) {
-    alignas(32) float u1[8], x[8], lg[8], s[8], c[8];
-    for (int l = 0; l < 8; ++l) {
-      u1[l] = static_cast<float>(k0 + l + 1) * 0x1p-24f;
-      x[l] = static_cast<float>(k0 + l) * 0x1p-23f;
+  // The stream-version-2 normal (both coefficient loads): every word of a stride-1031 walk
+  // over all 2^32 words (each segment of the table many times, both signs), every word whose
+  // q is a segment boundary or next to one, and the extremes.
+  std::vector<std::uint32_t> words = {0x00000000u, 0x80000000u, 0x7fffffffu, 0xffffffffu,
+                                      0x7ffffffeu, 0xfffffffeu, 0x00000001u, 0x80000001u};
+  for (std::uint64_t x = 0; x < (1ull << 32); x += 1031) words.push_back(static_cast<std::uint32_t>(x));
+  for (std::uint32_t e = 0; e < 32; ++e)
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      // magnitudes a with 2a + 1 near 2^e (1 + k / 16)
+      const std::uint64_t edge = (1ull << e) + (static_cast<std::uint64_t>(k) << e) / 16;
+      for (int d = -2; d <= 2; ++d) {
+        const std::int64_t m = static_cast<std::int64_t>(edge) + d;
+        if (m < 1 || m >= (1ll << 32)) continue;
+        const std::uint32_t a = static_cast<std::uint32_t>(m / 2);
+        words.push_back(a);
+        words.push_back(a | 0x80000000u);
+      }
     }
-    _mm256_store_ps(lg, v::log_positive(_mm256_load_ps(u1)));
-    __m256 sv, cv;
-    v::sincospi_unit(_mm256_load_ps(x), sv, cv);
-    _mm256_store_ps(s, sv);
-    _mm256_store_ps(c, cv);
+  while (words.size() % 8) words.push_back(0);
+  for (std::size_t i = 0; i < words.size(); i += 8) {
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&words[i]));
+    alignas(32) float z_load[8], z_gather[8];
+    _mm256_store_ps(z_load, v::normal_from_word<false>(wv, kdt::Impl::NormalTableF32::data));
+    _mm256_store_ps(z_gather, v::normal_from_word<true>(wv, kdt::Impl::NormalTableF32::data));
     for (int l = 0; l < 8; ++l) {
-      float s_ref, c_ref;
-      kdt::Impl::portable_sincospi(x[l], &s_ref, &c_ref);
-      ASSERT_EQ(kdt::Impl::float_to_bits(lg[l]), kdt::Impl::float_to_bits(kdt::Impl::portable_log(u1[l])))
-          << "log " << u1[l];
-      ASSERT_EQ(kdt::Impl::float_to_bits(s[l]), kdt::Impl::float_to_bits(s_ref)) << "sinpi " << x[l];
-      ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref)) << "cospi " << x[l];
+      const std::uint32_t ref = kdt::Impl::float_to_bits(kdt::Impl::normal_from_word(words[i + l]));
+      ASSERT_EQ(kdt::Impl::float_to_bits(z_load[l]), ref) << "normal (loads) word " << words[i + l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(z_gather[l]), ref) << "normal (gathers) word " << words[i + l];
+    }
+  }
+  // double: x = w0 << 32 | w1 with w0 from the list above (every float segment edge is a
+  // double octave edge too) and w1 random, plus the segment edges of the double table.
+  std::vector<std::uint64_t> xs = {0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, ~0ull};
+  for (std::size_t i = 0; i < words.size(); ++i)
+    xs.push_back(static_cast<std::uint64_t>(words[i]) << 32 | kdt::Impl::stream_word(43, i));
+  for (std::uint32_t e = 0; e < 64; ++e)
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const unsigned __int128 edge = (static_cast<unsigned __int128>(1) << e) * (4 + k) / 4;
+      for (int d = -2; d <= 2; ++d) {
+        const unsigned __int128 m = edge + d;
+        if (m < 1 || m >= (static_cast<unsigned __int128>(1) << 64)) continue;
+        const std::uint64_t a = static_cast<std::uint64_t>(m / 2);
+        xs.push_back(a);
+        xs.push_back(a | 0x8000000000000000ull);
+      }
+    }
+  while (xs.size() % 4) xs.push_back(0);
+  for (std::size_t i = 0; i < xs.size(); i += 4) {
+    alignas(32) double z[4];
+    _mm256_store_pd(z, v::normal_from_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(&xs[i])),
+                                            kdt::Impl::NormalTableF64::data));
+    for (int l = 0; l < 4; ++l) {
+      const double ref = kdt::Impl::normal_from_words(static_cast<std::uint32_t>(xs[i + l] >> 32),
+                                                      static_cast<std::uint32_t>(xs[i + l]));
+      ASSERT_EQ(kdt::Impl::double_to_bits(z[l]), kdt::Impl::double_to_bits(ref)) << "normal f64 x " << xs[i + l];
     }
   }
 }

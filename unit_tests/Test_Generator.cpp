@@ -9,6 +9,7 @@
 
 #include <KokkosDTensor_Rng.hpp>
 #include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
@@ -70,19 +71,42 @@ R reference_u01_open(std::uint64_t seed, std::uint64_t offset, std::uint64_t L) 
   return std::ldexp(R((element_bits<R>(seed, offset, L) >> 11) + 1), -53);
 }
 
-// Element L of a Box-Muller op: the pair (L & ~1, L | 1).
+// Element L of normal_ (stream version 2, docs/stream.md "The normal transform"), written
+// out from the contract with std::fma and the published table, one element's own words.
+template <class T>
+T reference_standard_normal(std::uint64_t bits) {
+  if (sizeof(T) == 4) {
+    const std::uint32_t w = static_cast<std::uint32_t>(bits);
+    const std::uint32_t m = 2 * (w & 0x7FFFFFFFu) + 1;
+    const float q = std::ldexp(static_cast<float>(m), -33);
+    std::uint32_t b;
+    std::memcpy(&b, &q, 4);
+    const std::uint32_t i = (b >> 19) - (94u << 4);
+    const float u = std::ldexp(static_cast<float>(static_cast<std::int32_t>(b & 0x7FFFFu) - (1 << 18)), -19);
+    const float* c = kdt::Impl::NormalTableF32::data + 4 * i;
+    const float z = std::fma(std::fma(std::fma(c[3], u, c[2]), u, c[1]), u, c[0]);
+    return static_cast<T>((w >> 31) ? -z : z);
+  }
+  const std::uint64_t m = 2 * (bits & 0x7FFFFFFFFFFFFFFFull) + 1;
+  const double q = std::ldexp(static_cast<double>(m), -65);
+  std::uint64_t b;
+  std::memcpy(&b, &q, 8);
+  const std::uint64_t i = (b >> 50) - (958u << 2);
+  const double u = std::ldexp(static_cast<double>(static_cast<std::int64_t>(b & ((1ull << 50) - 1)) -
+                                                  (std::int64_t(1) << 49)),
+                              -50);
+  const double* c = kdt::Impl::NormalTableF64::data + 13 * i;
+  double p = c[12];
+  for (int k = 11; k >= 0; --k) p = std::fma(p, u, c[k]);
+  const double z = i == 255 ? p * (0.5 - u) : p;
+  return static_cast<T>((bits >> 63) ? -z : z);
+}
+
 template <class T>
 T reference_normal(std::uint64_t seed, std::uint64_t offset, std::uint64_t L, double mean,
                    double stddev) {
-  using namespace kdt::Impl;
-  const std::uint64_t pair = L & ~std::uint64_t(1);
-  const T u1 = reference_u01_open<T>(seed, offset, pair);
-  const T u2 = reference_u01<T>(seed, offset, pair + 1);
-  const T radius = portable_sqrt(T(-2) * portable_log(u1));
-  T s, c;
-  portable_sincospi(T(2) * u2, &s, &c);
-  const T z = (L % 2 == 0) ? radius * c : radius * s;
-  return portable_fma(T(stddev), z, T(mean));
+  const T z = reference_standard_normal<T>(element_bits<T>(seed, offset, L));
+  return std::fma(T(stddev), z, T(mean));
 }
 
 bool reference_bernoulli(std::uint64_t bits, int words, double p) {

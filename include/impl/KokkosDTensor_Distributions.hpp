@@ -19,6 +19,7 @@
 // reads_input is true, `values` holds the elements' current values on entry.
 
 #include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
 #include <cmath>
@@ -130,45 +131,36 @@ bool is_standard_uniform(const Uniform<T>& dist) {
          dist.below_to == T(1) - std::numeric_limits<T>::epsilon() / 2;
 }
 
-// ---- normal_, log_normal_ (Box-Muller on pairs) ----------------------------------------------
+// ---- normal_, log_normal_ (inverse CDF, stream version 2) -----------------------------------
 
-// Elements (2k, 2k+1) of a block are one Box-Muller pair: u1 in (0, 1] from the words of
-// element 2k, u2 in [0, 1) from the words of element 2k+1; element 2k gets
-// fma(std, z0, mean), element 2k+1 fma(std, z1, mean) (log_normal_: exp of that).
-template <class T, bool Exponentiate>
-struct BoxMullerDistribution {
+// The standard normal of an element's words (docs/stream.md, KokkosDTensor_NormalQuantile.hpp):
+// float: z = normal_from_word(w0), one word; double: z = normal_from_words(w0, w1), two words.
+KOKKOS_INLINE_FUNCTION float standard_normal(std::uint32_t w0, std::uint32_t /*w1*/, float) {
+  return normal_from_word(w0);
+}
+KOKKOS_INLINE_FUNCTION double standard_normal(std::uint32_t w0, std::uint32_t w1, double) {
+  return normal_from_words(w0, w1);
+}
+
+// fma(std, z, mean), z the standard normal of the element's words.
+template <class T>
+struct Normal : ElementwiseDistribution<Normal<T>, T> {
   static_assert(std::is_floating_point<T>::value, "normal needs float or double");
-  using value_type = T;
-  static constexpr int words_per_element = words_per_element_for<T>();
-  static constexpr int elements_per_block = 4 / words_per_element;
-  static constexpr bool reads_input = false;
   T mean, stddev;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block,
-                                         T (&values)[elements_per_block]) const {
-    constexpr int w = words_per_element;
-    for (int pair = 0; pair < elements_per_block / 2; ++pair) {
-      const int first = 2 * w * pair;  // first word of the pair's first element
-      T u1, u2, z0, z1;
-      uniform01_open(block.word[first], block.word[first + w - 1], u1);
-      uniform01(block.word[first + w], block.word[first + 2 * w - 1], u2);
-      box_muller(u1, u2, z0, z1);
-      T x0 = portable_fma(stddev, z0, mean);
-      T x1 = portable_fma(stddev, z1, mean);
-      if (Exponentiate) {
-        x0 = portable_exp(x0);
-        x1 = portable_exp(x1);
-      }
-      values[2 * pair] = x0;
-      values[2 * pair + 1] = x1;
-    }
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    return portable_fma(stddev, standard_normal(w0, w1, T()), mean);
   }
 };
 
+// exp(fma(std, z, mean)) with the words and z of Normal.
 template <class T>
-using Normal = BoxMullerDistribution<T, false>;
-template <class T>
-using LogNormal = BoxMullerDistribution<T, true>;
+struct LogNormal : ElementwiseDistribution<LogNormal<T>, T> {
+  static_assert(std::is_floating_point<T>::value, "log_normal needs float or double");
+  T mean, stddev;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
+    return portable_exp(portable_fma(stddev, standard_normal(w0, w1, T()), mean));
+  }
+};
 
 template <class T>
 Normal<T> make_normal(double mean, double stddev, const char* function) {

@@ -80,10 +80,18 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     if constexpr (HostAvx2Transform<Dist>::available) {
       HostAvx2Transform<Dist>::apply(this->dist, words, dst);
     } else {
-      alignas(32) std::uint32_t word[32];
-      host_avx2::store_stream_order(words.word, word);
-      fill_whole_blocks<8>(dst, word);
+      fill_8_scalar_avx2(dst, words);
     }
+  }
+
+  // Dist's scalar transform on 8 whole blocks, every call inlined (flatten) into this
+  // AVX2+FMA function, so that portable_fma is vfmadd and not a call to libm's fma (which
+  // it is in fill_whole_blocks, compiled for the baseline ISA): same operations, same bits.
+  __attribute__((target("avx2,fma"), flatten)) void fill_8_scalar_avx2(
+      T* dst, const host_avx2::Words8& words) const {
+    alignas(32) std::uint32_t word[32];
+    host_avx2::store_stream_order(words.word, word);
+    fill_whole_blocks<8>(dst, word);
   }
 
   // fill_chunk with the whole blocks through AVX2, 16 and then 8 at a time.

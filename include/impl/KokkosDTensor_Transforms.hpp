@@ -71,20 +71,6 @@ KOKKOS_INLINE_FUNCTION R uniform_from_to(R u, R from, R range, R below_to) {
   return value < below_to ? value : below_to;
 }
 
-// Box-Muller: from u1 in (0, 1] and u2 in [0, 1),
-//   r = sqrt(-2 log u1),  z0 = r cos(2 pi u2),  z1 = r sin(2 pi u2).
-// u1 and u2 are grid points (multiples of 2^-24 resp. 2^-53), so the log and sincospi are
-// the special-case-free forms of portable_log and portable_sincospi (same bits, fewer
-// instructions: normal_ is instruction-bound on GPUs).
-template <class R>
-KOKKOS_INLINE_FUNCTION void box_muller(R u1, R u2, R& z0, R& z1) {
-  const R radius = portable_sqrt(portable_mul(R(-2), log_normal_positive(u1)));
-  R sine, cosine;
-  sincospi_of_unit_multiple(portable_mul(R(2), u2), &sine, &cosine);
-  z0 = portable_mul(radius, cosine);
-  z1 = portable_mul(radius, sine);
-}
-
 // Bernoulli: true with probability threshold / 2^32 (one word) or threshold / 2^53 (two
 // words, compared as (w0 << 32 | w1) >> 11). threshold = floor(p * 2^32) resp.
 // floor(p * 2^53), computed on the host; success iff (word value) * 2^-bits < p exactly.
