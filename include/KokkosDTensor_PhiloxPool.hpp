@@ -35,6 +35,9 @@
 #include <limits>
 #include <string>
 
+static_assert(KOKKOSDTENSOR_STREAM_VERSION >= 2,
+              "Random_Philox_Pool::normal needs the elementwise normal of stream version 2");
+
 namespace KokkosDTensor {
 
 template <class DeviceType>
@@ -140,24 +143,13 @@ class Random_Philox {
     return from_to(drand(), start, end);
   }
 
-  // Standard normal (double). Stream version 2: the ops' inverse-CDF normal of two words;
-  // version 1: Box-Muller on four words (one Philox block's worth), the first of the pair.
+  // Standard normal (double): the ops' inverse-CDF normal (stream version 2) of two words.
   KOKKOS_INLINE_FUNCTION double normal() {
-#if KOKKOSDTENSOR_STREAM_VERSION >= 2
     Impl::Normal<double> dist;
     dist.mean = 0.0;
     dist.stddev = 1.0;
     const std::uint32_t w0 = cursor_.take();
     return dist.element(w0, cursor_.take(), 0.0);
-#else
-    const std::uint32_t w0 = cursor_.take(), w1 = cursor_.take();
-    const std::uint32_t w2 = cursor_.take(), w3 = cursor_.take();
-    double u1, u2, z0, z1;
-    Impl::uniform01_open(w0, w1, u1);
-    Impl::uniform01(w2, w3, u2);
-    Impl::box_muller(u1, u2, z0, z1);
-    return z0;
-#endif
   }
   // fma(std_dev, normal(), mean).
   KOKKOS_INLINE_FUNCTION double normal(const double& mean, const double& std_dev = 1.0) {

@@ -36,6 +36,10 @@
 #include <cstdint>
 #include <type_traits>
 
+// ElementDraws::normal is the op's normal only for an elementwise normal (stream version 2;
+// version 1 drew Box-Muller pairs of elements).
+static_assert(KOKKOSDTENSOR_STREAM_VERSION >= 2, "the in-kernel streams need stream version 2");
+
 namespace KokkosDTensor {
 
 // The words of one element of a reservation, drawn in order. Each draw computes its value by
@@ -75,8 +79,7 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-#if KOKKOSDTENSOR_STREAM_VERSION >= 2
-  // normal_(t, mean, std) (stream version 2: inverse CDF, one draw per element).
+  // normal_(t, mean, std): the inverse-CDF normal of stream version 2 (one draw per element).
   template <class T>
   KOKKOS_INLINE_FUNCTION T normal(T mean = T(0), T std = T(1)) {
     static_assert(std::is_floating_point<T>::value, "normal<T>: T must be float or double");
@@ -87,7 +90,6 @@ class ElementDraws {
     take<T>(w0, w1);
     return dist.element(w0, w1, T());
   }
-#endif
 
   // exponential_(t, lambd): -log(u) / lambd, u in (0, 1] (lambd > 0).
   template <class T>

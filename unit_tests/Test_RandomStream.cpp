@@ -39,7 +39,6 @@ struct DrawUniformFromTo {
     return d.uniform<T>(static_cast<T>(from), static_cast<T>(to));
   }
 };
-#if KOKKOSDTENSOR_STREAM_VERSION >= 2
 struct DrawNormal {
   double mean, stddev;
   template <class T>
@@ -47,7 +46,6 @@ struct DrawNormal {
     return d.normal<T>(static_cast<T>(mean), static_cast<T>(stddev));
   }
 };
-#endif
 struct DrawExponential {
   double lambd;
   template <class T>
@@ -156,14 +154,12 @@ void check_every_distribution() {
     check_matches_op<float, Layout>("uniform(from, to) f32" + tag, op, DrawUniformFromTo{r[0], r[1]});
     check_matches_op<double, Layout>("uniform(from, to) f64" + tag, op, DrawUniformFromTo{r[0], r[1]});
   }
-#if KOKKOSDTENSOR_STREAM_VERSION >= 2
   // normal_ (stream version 2: elementwise inverse CDF)
   for (const auto& p : {std::pair<double, double>{0, 1}, {2.5, 0.125}, {-1, 3}}) {
     const auto op = [p](auto v, auto& g) { kdt::normal_(v, p.first, p.second, g); };
     check_matches_op<float, Layout>("normal f32", op, DrawNormal{p.first, p.second});
     check_matches_op<double, Layout>("normal f64", op, DrawNormal{p.first, p.second});
   }
-#endif
   // exponential_
   for (const double lambd : {1.0, 2.5, 1e-3}) {
     const auto op = [lambd](auto v, auto& g) { kdt::exponential_(v, lambd, g); };
@@ -211,8 +207,8 @@ void check_every_distribution() {
 TEST(RandomStream, FirstDrawEqualsTheOpLayoutRight) {
   g_comparisons = 0;
   check_every_distribution<Kokkos::LayoutRight>();
-  // 62 distribution cases (68 with normal) x 5 shapes x 3 states.
-  EXPECT_GE(g_comparisons, 62 * 15);
+  // 68 distribution cases x 5 shapes x 3 states.
+  EXPECT_GE(g_comparisons, 68 * 15);
 }
 
 TEST(RandomStream, FirstDrawEqualsTheOpLayoutLeft) { check_every_distribution<Kokkos::LayoutLeft>(); }

@@ -181,13 +181,27 @@ TEST_F(ShardStreamTest, OtherRanks) {
         lc(i, j, k) = sc.element(i, j, k).exponential<double>(2.0);
       });
   Kokkos::fence();
+  // normal (stream version 2) on a 2-D tensor sharded on both dims where the mesh allows.
+  const auto mesh2 = kdt::init_device_mesh(mesh_shapes(2).back());
+  kdt::DTensor<float**> n("n", mesh2, {kRows, kCols}, {kdt::Shard(1), kdt::Shard(0)});
+  const auto sn = kdt::reserve(n, 1);
+  const auto ln = n.local();
+  Kokkos::parallel_for(
+      "n",
+      Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::Rank<2>>(
+          {0, 0}, {static_cast<std::int64_t>(ln.extent(0)), static_cast<std::int64_t>(ln.extent(1))}),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { ln(i, j) = sn.element(i, j).normal<float>(1.0f, 2.0f); });
+  Kokkos::fence();
   kdt::Generator gen(12);
   Kokkos::View<float*> rv("rv", 29);
   Kokkos::View<double***, Kokkos::LayoutLeft> rc("rc", 4, 11, 3);
+  Kokkos::View<float**> rn("rn", kRows, kCols);
   kdt::uniform_(rv, gen);
   kdt::exponential_(rc, 2.0, gen);
+  kdt::normal_(rn, 1.0, 2.0, gen);
   EXPECT_TRUE(bitwise_equal(row_major(v.full_tensor()), row_major(rv)));
   EXPECT_TRUE(bitwise_equal(row_major(c.full_tensor()), row_major(rc)));
+  EXPECT_TRUE(bitwise_equal(row_major(n.full_tensor()), row_major(rn)));
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), gen.get_state());
 }
 
