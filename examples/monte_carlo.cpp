@@ -34,10 +34,10 @@ namespace {
 constexpr std::uint64_t kSeed = 2026;
 constexpr std::int64_t kParticles = 20000;
 constexpr int kSteps = 40;
-constexpr double kWidth = 4.0;       // slab width in mean free paths
-constexpr double kSigmaT = 1.0;      // total cross-section
-constexpr double kAbsorb = 0.3;      // absorption probability per collision
-constexpr int kBins = 8;             // collision-density bins over [0, width)
+constexpr double kWidth = 4.0;        // slab width in mean free paths
+constexpr double kSigmaT = 1.0;       // total cross-section
+constexpr double kAbsorb = 0.3;       // absorption probability per collision
+constexpr int kBins = 8;              // collision-density bins over [0, width)
 constexpr int kWordsPerParticle = 6;  // three 64-bit draws per particle per step
 
 enum Status : int { live = 0, transmitted = 1, reflected = 2, absorbed = 3 };
@@ -141,8 +141,7 @@ int run() {
 
   if (rank == 0) {
     std::printf("monte_carlo: %lld particles, %d steps, slab width %.1f, p_absorb %.2f, %d ranks\n",
-                static_cast<long long>(kParticles), kSteps, kWidth, kAbsorb,
-                example::world_size());
+                static_cast<long long>(kParticles), kSteps, kWidth, kAbsorb, example::world_size());
     std::printf("  transmitted %lld  reflected %lld  absorbed %lld  live %lld\n",
                 global.tallies[transmitted], global.tallies[reflected], global.tallies[absorbed],
                 global.tallies[live]);

@@ -24,12 +24,12 @@
 // For numbers keyed on the element (sharding-invariant, equal to the ops), use reserve()
 // (KokkosDTensor_RandomStream.hpp) instead.
 
+#include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_Core.hpp>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
 #include <impl/KokkosDTensor_StreamWords.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
-#include <KokkosDTensor_RNGState.hpp>
-#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -103,8 +103,9 @@ class Random_Philox {
   // [0, range) for range > 0 (one word, as urand(range)); 0 for range <= 0.
   KOKKOS_INLINE_FUNCTION int rand(const int& range) {
     const std::uint32_t word = urand();
-    return range > 0 ? static_cast<int>(Impl::randint_word(word, 0, static_cast<std::uint64_t>(range)))
-                     : 0;
+    return range > 0
+               ? static_cast<int>(Impl::randint_word(word, 0, static_cast<std::uint64_t>(range)))
+               : 0;
   }
   KOKKOS_INLINE_FUNCTION int rand(const int& start, const int& end) {
     return rand(end - start) + start;
@@ -114,8 +115,9 @@ class Random_Philox {
   KOKKOS_INLINE_FUNCTION std::int64_t rand64() { return static_cast<std::int64_t>(urand64() >> 1); }
   KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& range) {
     const std::uint64_t x = urand64();
-    return range > 0 ? static_cast<std::int64_t>(Impl::mul_high_64(static_cast<std::uint64_t>(range), x))
-                     : 0;
+    return range > 0
+               ? static_cast<std::int64_t>(Impl::mul_high_64(static_cast<std::uint64_t>(range), x))
+               : 0;
   }
   KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& start, const std::int64_t& end) {
     return rand64(end - start) + start;
@@ -197,7 +199,8 @@ class Random_Philox_Pool {
     key_ = Impl::philox_key_schedule(seed);
     num_states_ = num_states;
     words_used_ = Kokkos::View<std::uint64_t*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "KokkosDTensor::Random_Philox_Pool::words_used"),
+        Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                           "KokkosDTensor::Random_Philox_Pool::words_used"),
         num_states);
     locks_ = Kokkos::View<int*, DeviceType>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "KokkosDTensor::Random_Philox_Pool::locks"),
@@ -209,8 +212,8 @@ class Random_Philox_Pool {
   // A free state, chosen as Kokkos' pools choose it (thread id, then atomic locks with
   // linear probing): not deterministic. Release it with free_state.
   KOKKOS_INLINE_FUNCTION generator_type get_state() const {
-    KOKKOSDTENSOR_IMPL_STREAM_CHECK(num_states_ > 0,
-                                    "KokkosDTensor::Random_Philox_Pool::get_state: pool not initialised");
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(
+        num_states_ > 0, "KokkosDTensor::Random_Philox_Pool::get_state: pool not initialised");
     const int index = acquire();
     return generator_type(key_, index, words_used_(index), true);
   }
@@ -218,8 +221,9 @@ class Random_Philox_Pool {
   // State `index` (0 <= index < num_states()), continuing where its last free_state left
   // it: deterministic. No lock: one work item at a time per index (as in Kokkos).
   KOKKOS_INLINE_FUNCTION generator_type get_state(const int index) const {
-    KOKKOSDTENSOR_IMPL_STREAM_CHECK(index >= 0 && index < num_states_,
-                                    "KokkosDTensor::Random_Philox_Pool::get_state: index out of range");
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(
+        index >= 0 && index < num_states_,
+        "KokkosDTensor::Random_Philox_Pool::get_state: index out of range");
     return generator_type(key_, index, words_used_(index), false);
   }
 

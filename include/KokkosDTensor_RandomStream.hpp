@@ -23,15 +23,15 @@
 // or KOKKOS_ENABLE_DEBUG defined, or NDEBUG not defined), never a silent overlap with the next
 // element's words.
 
+#include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_Core.hpp>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
 #include <impl/KokkosDTensor_StreamWords.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
-#include <KokkosDTensor_Generator.hpp>
-#include <KokkosDTensor_RNGState.hpp>
-#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -191,8 +191,8 @@ class RandomStream {
 
   // Element L's words (L < count(): checked in debug builds).
   KOKKOS_INLINE_FUNCTION ElementDraws element(std::uint64_t L) const {
-    KOKKOSDTENSOR_IMPL_STREAM_CHECK(L < count_,
-                                    "KokkosDTensor::RandomStream::element: L >= the reserved count");
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(
+        L < count_, "KokkosDTensor::RandomStream::element: L >= the reserved count");
     const std::uint64_t first = offset_ + static_cast<std::uint64_t>(words_) * L;
     return ElementDraws(key_, first, first + static_cast<std::uint64_t>(words_));
   }

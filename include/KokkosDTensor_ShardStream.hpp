@@ -16,12 +16,12 @@
 // elements are numbered in the local shard and the state advances by the local count, as the
 // ops do. Partial placements are rejected as by the ops (accepted on mesh dims of size 1).
 
-#include <impl/KokkosDTensor_DTensorRandomTarget.hpp>
-#include <impl/KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_DTensor.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
 #include <KokkosDTensor_RandomStream.hpp>
+#include <impl/KokkosDTensor_DTensorRandomTarget.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -34,8 +34,7 @@ template <int Rank>
 class ShardStream {
  public:
   ShardStream() = default;
-  ShardStream(const RandomStream& stream, std::uint64_t origin_linear,
-              const std::uint64_t* strides)
+  ShardStream(const RandomStream& stream, std::uint64_t origin_linear, const std::uint64_t* strides)
       : stream_(stream), origin_(origin_linear) {
     for (int d = 0; d < Rank; ++d) stride_[d] = strides[d];
   }
@@ -94,9 +93,8 @@ ShardStream<DT::rank> reserve_on_dtensor(const DT& t, int words_per_element, RNG
   if (distribute_region) {
     count = global_element_count(t.global_shape(), function);
     for (int d = rank - 1; d >= 0 && count > 0; --d) {
-      stride[d] = d == rank - 1
-                      ? 1
-                      : stride[d + 1] * static_cast<std::uint64_t>(t.global_shape()[d + 1]);
+      stride[d] =
+          d == rank - 1 ? 1 : stride[d + 1] * static_cast<std::uint64_t>(t.global_shape()[d + 1]);
     }
     for (int d = 0; d < rank; ++d)
       origin += static_cast<std::uint64_t>(t.global_offset()[d]) * stride[d];

@@ -16,9 +16,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <typeinfo>
 #include <cstdint>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace kdt = KokkosDTensor;
@@ -87,8 +87,8 @@ struct UserKernel {
     const std::uint32_t w = gen.urand(100u, 200u);
     const std::int64_t l = gen.rand64(1000);
     const float f = gen.frand(3.0f);
-    const bool ok = u >= -1.0 && u < 1.0 && k >= 0 && k < 10 && w >= 100u && w < 200u &&
-                    l >= 0 && l < 1000 && f >= 0.0f && f < 3.0f &&
+    const bool ok = u >= -1.0 && u < 1.0 && k >= 0 && k < 10 && w >= 100u && w < 200u && l >= 0 &&
+                    l < 1000 && f >= 0.0f && f < 3.0f &&
                     gen.urand() <= PoolType::generator_type::MAX_URAND &&
                     gen.rand() <= PoolType::generator_type::MAX_RAND &&
                     gen.rand64() <= PoolType::generator_type::MAX_RAND64;

@@ -30,7 +30,9 @@ static_assert(std::is_trivially_copyable<kdt::ElementDraws>::value, "");
 // What a test kernel draws as an element's first value, one functor per distribution.
 struct DrawUniform {
   template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(kdt::ElementDraws& d, T) const { return d.uniform<T>(); }
+  KOKKOS_INLINE_FUNCTION T operator()(kdt::ElementDraws& d, T) const {
+    return d.uniform<T>();
+  }
 };
 struct DrawUniformFromTo {
   double from, to;
@@ -56,7 +58,9 @@ struct DrawExponential {
 struct DrawBernoulli {
   double p;
   template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(kdt::ElementDraws& d, T) const { return d.bernoulli<T>(p); }
+  KOKKOS_INLINE_FUNCTION T operator()(kdt::ElementDraws& d, T) const {
+    return d.bernoulli<T>(p);
+  }
 };
 // The bool form (one word) against bernoulli_ on a float View.
 struct DrawBernoulliBool {
@@ -130,7 +134,8 @@ void check_matches_op(const std::string& name, const Op& op, const Draw& draw) {
                                        kdt::Impl::words_per_element_for<T>());
       fill_from_stream(actual, stream, draw);
       const std::string where = name + " shape " + std::to_string(shape[0]) + "x" +
-                                std::to_string(shape[1]) + " offset " + std::to_string(start.offset);
+                                std::to_string(shape[1]) + " offset " +
+                                std::to_string(start.offset);
       EXPECT_TRUE(bitwise_equal_views(expected, actual)) << where;
       ++g_comparisons;
       EXPECT_EQ(op_gen.get_state(), stream_gen.get_state()) << where;
@@ -143,16 +148,18 @@ void check_matches_op(const std::string& name, const Op& op, const Draw& draw) {
 template <class Layout>
 void check_every_distribution() {
   // uniform_
-  check_matches_op<float, Layout>("uniform f32", [](auto v, auto& g) { kdt::uniform_(v, g); },
-                                  DrawUniform{});
-  check_matches_op<double, Layout>("uniform f64", [](auto v, auto& g) { kdt::uniform_(v, g); },
-                                   DrawUniform{});
+  check_matches_op<float, Layout>(
+      "uniform f32", [](auto v, auto& g) { kdt::uniform_(v, g); }, DrawUniform{});
+  check_matches_op<double, Layout>(
+      "uniform f64", [](auto v, auto& g) { kdt::uniform_(v, g); }, DrawUniform{});
   const double ranges[][2] = {{-2, 3}, {0, 1}, {-1e-3, 0}, {1e6, 1e6 + 0.5}, {-7.25, -7.0}};
   for (const auto& r : ranges) {
     const std::string tag = " [" + std::to_string(r[0]) + ", " + std::to_string(r[1]) + ")";
     const auto op = [r](auto v, auto& g) { kdt::uniform_(v, r[0], r[1], g); };
-    check_matches_op<float, Layout>("uniform(from, to) f32" + tag, op, DrawUniformFromTo{r[0], r[1]});
-    check_matches_op<double, Layout>("uniform(from, to) f64" + tag, op, DrawUniformFromTo{r[0], r[1]});
+    check_matches_op<float, Layout>("uniform(from, to) f32" + tag, op,
+                                    DrawUniformFromTo{r[0], r[1]});
+    check_matches_op<double, Layout>("uniform(from, to) f64" + tag, op,
+                                     DrawUniformFromTo{r[0], r[1]});
   }
   // normal_ (stream version 2: elementwise inverse CDF)
   for (const auto& p : {std::pair<double, double>{0, 1}, {2.5, 0.125}, {-1, 3}}) {
@@ -176,17 +183,18 @@ void check_every_distribution() {
     check_matches_op<float, Layout>("bernoulli bool", op, DrawBernoulliBool{p});
   }
   // random_bits_
-  check_matches_op<std::uint32_t, Layout>("bits u32", [](auto v, auto& g) { kdt::random_bits_(v, g); },
-                                          DrawBits{});
-  check_matches_op<std::uint64_t, Layout>("bits u64", [](auto v, auto& g) { kdt::random_bits_(v, g); },
-                                          DrawBits{});
+  check_matches_op<std::uint32_t, Layout>(
+      "bits u32", [](auto v, auto& g) { kdt::random_bits_(v, g); }, DrawBits{});
+  check_matches_op<std::uint64_t, Layout>(
+      "bits u64", [](auto v, auto& g) { kdt::random_bits_(v, g); }, DrawBits{});
   // randint_
   const std::int64_t bounds[][2] = {{0, 10}, {-5, 17}, {-2147483648ll, 2147483647ll}, {7, 8}};
   for (const auto& b : bounds) {
     const auto op = [b](auto v, auto& g) { kdt::randint_(v, b[0], b[1], g); };
     check_matches_op<std::int32_t, Layout>("randint i32", op, DrawRandInt{b[0], b[1]});
     check_matches_op<std::int64_t, Layout>("randint i64", op, DrawRandInt{b[0], b[1]});
-    check_matches_op<std::int64_t, Layout>("randint i64 (int64 form)", op, DrawRandInt64{b[0], b[1]});
+    check_matches_op<std::int64_t, Layout>("randint i64 (int64 form)", op,
+                                           DrawRandInt64{b[0], b[1]});
     if (b[0] >= 0) {
       check_matches_op<std::uint32_t, Layout>("randint u32", op, DrawRandInt{b[0], b[1]});
       check_matches_op<std::uint64_t, Layout>("randint u64", op, DrawRandInt{b[0], b[1]});
@@ -196,10 +204,9 @@ void check_every_distribution() {
     kdt::randint_(v, std::numeric_limits<std::int64_t>::min() + 3,
                   std::numeric_limits<std::int64_t>::max() - 1, g);
   };
-  check_matches_op<std::int64_t, Layout>(
-      "randint i64 wide", wide,
-      DrawRandInt{std::numeric_limits<std::int64_t>::min() + 3,
-                  std::numeric_limits<std::int64_t>::max() - 1});
+  check_matches_op<std::int64_t, Layout>("randint i64 wide", wide,
+                                         DrawRandInt{std::numeric_limits<std::int64_t>::min() + 3,
+                                                     std::numeric_limits<std::int64_t>::max() - 1});
 }
 
 }  // namespace
@@ -211,7 +218,9 @@ TEST(RandomStream, FirstDrawEqualsTheOpLayoutRight) {
   EXPECT_GE(g_comparisons, 68 * 15);
 }
 
-TEST(RandomStream, FirstDrawEqualsTheOpLayoutLeft) { check_every_distribution<Kokkos::LayoutLeft>(); }
+TEST(RandomStream, FirstDrawEqualsTheOpLayoutLeft) {
+  check_every_distribution<Kokkos::LayoutLeft>();
+}
 
 // Element L's k-th word is stream word offset + w*L + k, also across 64-bit draws and
 // Philox block boundaries, for w that are not multiples of 4.
@@ -224,8 +233,7 @@ TEST(RandomStream, KthWordOfElementIsStreamWord) {
     Kokkos::View<std::uint32_t**, TestSpace> words("words", count, w);
     Kokkos::View<std::uint64_t*, TestSpace> pairs("pairs", count);
     Kokkos::parallel_for(
-        "Test_RandomStream::words", Kokkos::RangePolicy<TestSpace>(0, count),
-        KOKKOS_LAMBDA(int L) {
+        "Test_RandomStream::words", Kokkos::RangePolicy<TestSpace>(0, count), KOKKOS_LAMBDA(int L) {
           auto e = stream.element(L);
           for (int k = 0; k < w; ++k) words(L, k) = e.bits32();
           if (w >= 3) {  // a 64-bit draw after one word: words 1 and 2
@@ -330,7 +338,8 @@ TEST(RandomStream, BadArgumentsThrowAndLeaveTheStateUnchanged) {
     EXPECT_NE(what.find(std::to_string(near_end.offset)), std::string::npos) << what;
   }
   EXPECT_EQ(gen.get_state(), near_end);
-  EXPECT_THROW(kdt::reserve(gen, std::numeric_limits<std::uint64_t>::max(), 4), std::overflow_error);
+  EXPECT_THROW(kdt::reserve(gen, std::numeric_limits<std::uint64_t>::max(), 4),
+               std::overflow_error);
   EXPECT_EQ(gen.get_state(), near_end);
   // Exactly up to the end of the counter space, as an op may.
   kdt::reserve(gen, 6, 2);

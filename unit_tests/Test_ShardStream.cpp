@@ -46,8 +46,8 @@ void uniform_kernel(const View& local, const Stream& s) {
   Kokkos::parallel_for(
       "Test_ShardStream::uniform",
       Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>(
-          {0, 0}, {static_cast<std::int64_t>(local.extent(0)),
-                   static_cast<std::int64_t>(local.extent(1))}),
+          {0, 0},
+          {static_cast<std::int64_t>(local.extent(0)), static_cast<std::int64_t>(local.extent(1))}),
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) {
         local(i, j) = s.element(i, j).template uniform<float>();
       });
@@ -59,8 +59,8 @@ void randint_kernel(const View& local, const Stream& s) {
   Kokkos::parallel_for(
       "Test_ShardStream::randint",
       Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>(
-          {0, 0}, {static_cast<std::int64_t>(local.extent(0)),
-                   static_cast<std::int64_t>(local.extent(1))}),
+          {0, 0},
+          {static_cast<std::int64_t>(local.extent(0)), static_cast<std::int64_t>(local.extent(1))}),
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) {
         local(i, j) = s.element(i, j).randint(-5, 1000);
       });
@@ -78,8 +78,8 @@ void check_every_mesh_and_placement() {
   const kdt::RNGState start{0x8000000000000123ull, 4096};
   const auto uniform_ref = reference<float>(start, [](auto v, auto& g) { kdt::uniform_(v, g); });
   const kdt::RNGState after_uniform{start.seed, start.offset + 120};
-  const auto randint_ref =
-      reference<std::int64_t>(after_uniform, [](auto v, auto& g) { kdt::randint_(v, -5, 1000, g); });
+  const auto randint_ref = reference<std::int64_t>(
+      after_uniform, [](auto v, auto& g) { kdt::randint_(v, -5, 1000, g); });
   for (int ndim = 1; ndim <= 3; ++ndim) {
     for (const auto& shape : mesh_shapes(ndim)) {
       const auto mesh = kdt::init_device_mesh(shape);
@@ -118,9 +118,10 @@ TEST_F(ShardStreamTest, ShardKernelGathersToTheOpTensorLayoutLeft) {
 TEST_F(ShardStreamTest, GeneratorFormAndSeveralWordsPerElement) {
   for (const auto& shape : mesh_shapes(2)) {
     const auto mesh = kdt::init_device_mesh(shape);
-    for (const auto& placements : std::vector<std::vector<kdt::Placement>>{
-             {kdt::Shard(0), kdt::Shard(1)}, {kdt::Shard(1), kdt::Replicate()},
-             {kdt::Shard(0), kdt::Shard(0)}}) {
+    for (const auto& placements :
+         std::vector<std::vector<kdt::Placement>>{{kdt::Shard(0), kdt::Shard(1)},
+                                                  {kdt::Shard(1), kdt::Replicate()},
+                                                  {kdt::Shard(0), kdt::Shard(0)}}) {
       kdt::DTensor<float**> t("t", mesh, {kRows, kCols}, placements);
       // The same placements on a rank-3 tensor shard dims 0 and 1 the same way.
       kdt::DTensor<std::uint32_t***> out("out", mesh, {kRows, kCols, 3}, placements);
@@ -175,8 +176,9 @@ TEST_F(ShardStreamTest, OtherRanks) {
   Kokkos::parallel_for(
       "c",
       Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::Rank<3>>(
-          {0, 0, 0}, {static_cast<std::int64_t>(lc.extent(0)), static_cast<std::int64_t>(lc.extent(1)),
-                      static_cast<std::int64_t>(lc.extent(2))}),
+          {0, 0, 0},
+          {static_cast<std::int64_t>(lc.extent(0)), static_cast<std::int64_t>(lc.extent(1)),
+           static_cast<std::int64_t>(lc.extent(2))}),
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t j, std::int64_t k) {
         lc(i, j, k) = sc.element(i, j, k).exponential<double>(2.0);
       });
@@ -189,8 +191,11 @@ TEST_F(ShardStreamTest, OtherRanks) {
   Kokkos::parallel_for(
       "n",
       Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::Rank<2>>(
-          {0, 0}, {static_cast<std::int64_t>(ln.extent(0)), static_cast<std::int64_t>(ln.extent(1))}),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { ln(i, j) = sn.element(i, j).normal<float>(1.0f, 2.0f); });
+          {0, 0},
+          {static_cast<std::int64_t>(ln.extent(0)), static_cast<std::int64_t>(ln.extent(1))}),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) {
+        ln(i, j) = sn.element(i, j).normal<float>(1.0f, 2.0f);
+      });
   Kokkos::fence();
   kdt::Generator gen(12);
   Kokkos::View<float*> rv("rv", 29);
@@ -247,13 +252,14 @@ TEST_F(ShardStreamTest, RanksOutsideTheMeshAdvanceToo) {
   const auto a_full = a.full_tensor();  // collective over the sub-mesh only
   const auto b_full = b.full_tensor();
   if (lower.contains(world_rank())) {
-    EXPECT_TRUE(bitwise_equal(row_major(a_full),
-                              reference<float>({21, 0}, [](auto v, auto& g) { kdt::uniform_(v, g); })));
+    EXPECT_TRUE(bitwise_equal(row_major(a_full), reference<float>({21, 0}, [](auto v, auto& g) {
+                                kdt::uniform_(v, g);
+                              })));
   } else {
     EXPECT_TRUE(bitwise_equal(
         row_major(b_full),
-        reference<std::int64_t>({21, 120}, [](auto v, auto& g) { kdt::randint_(v, -5, 1000, g); },
-                                5, 7)));
+        reference<std::int64_t>(
+            {21, 120}, [](auto v, auto& g) { kdt::randint_(v, -5, 1000, g); }, 5, 7)));
   }
 }
 
@@ -267,8 +273,9 @@ TEST_F(ShardStreamTest, PartialAndBadWordsPerElementAreRejected) {
     kdt::reserve(t, 0);
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("KokkosDTensor::reserve: argument 'words_per_element' = 0"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("KokkosDTensor::reserve: argument 'words_per_element' = 0"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_EQ(kdt::rng_tracker(), nullptr);
@@ -295,7 +302,8 @@ TEST_F(ShardStreamTest, PartialAndBadWordsPerElementAreRejected) {
   kdt::DTensor<float**> q("q", mesh, {kRows, kCols}, {kdt::Partial(), kdt::Shard(0)});
   const auto s = kdt::reserve(q, 1);
   uniform_kernel(q.local(), s);
-  EXPECT_TRUE(bitwise_equal(row_major(q.full_tensor()),
-                            reference<float>({1, 0}, [](auto v, auto& g) { kdt::uniform_(v, g); })));
+  EXPECT_TRUE(
+      bitwise_equal(row_major(q.full_tensor()),
+                    reference<float>({1, 0}, [](auto v, auto& g) { kdt::uniform_(v, g); })));
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, 120}));
 }

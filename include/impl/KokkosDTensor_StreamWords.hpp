@@ -6,10 +6,10 @@
 // one Philox block, the debug checks, and the device forms of the host-side parameter
 // computations of the distribution factories.
 
-#include <impl/KokkosDTensor_Philox.hpp>
-#include <impl/KokkosDTensor_PortableMath.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_PortableMath.hpp>
 
 // Checks in device-callable stream code (drawing past an element's words, an element
 // index past the reservation, a pool state index out of range): on when
