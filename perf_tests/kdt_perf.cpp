@@ -4,6 +4,8 @@
 //   kdt-perf [--size N | --sizes N1,N2,...] [--iters K] [--warmup W] [--json FILE]
 //            [--only name,name,...]
 //            [--cpu-time]  (host backends: process CPU time instead of wall time)
+// (stream_* records: user kernels drawing from kdt::reserve; pool_* and philox_pool_*:
+// Random_Philox_Pool; docs/streams.md, docs/performance.md "In-kernel streams")
 //   kdt-perf --check-curand      (CUDA builds with cuRAND: random_bits_ == curand() words)
 //   kdt-perf --dump DIR          (every distribution as raw files, for cross-backend cmp)
 //
@@ -259,6 +261,84 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     float* data = reinterpret_cast<float*>(f32.data());
     add("std_mt19937_uniform_f32", 4, fill, n, [&] {
       for (std::int64_t i = 0; i < n; ++i) data[i] = uniform(engine);
+    });
+  }
+  // In-kernel streams (docs/streams.md): a user kernel drawing from reserve() against the op
+  // on the same View; 16 draws per element summed (one float written per element, 16 random
+  // words consumed: GB/s counts the written bytes); Kokkos::fill_random with
+  // Random_Philox_Pool against Random_XorShift64_Pool; pool construction.
+  {
+    add("stream_uniform_f32", 4, fill, n, [&] {
+      const auto stream = kdt::reserve(gen, static_cast<std::uint64_t>(n), 1);
+      const auto v = f32;
+      Kokkos::parallel_for(
+          "kdt-perf::stream_uniform_f32", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+          KOKKOS_LAMBDA(std::int64_t L) { v(L) = stream.element(L).uniform<float>(); });
+    });
+    add("stream_16_uniform_f32_sum", 4, fill, n, [&] {
+      const auto stream = kdt::reserve(gen, static_cast<std::uint64_t>(n), 16);
+      const auto v = f32;
+      Kokkos::parallel_for(
+          "kdt-perf::stream_16_uniform_f32_sum",
+          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+          KOKKOS_LAMBDA(std::int64_t L) {
+            kdt::ElementDraws draws = stream.element(L);
+            float sum = 0.0f;
+            for (int k = 0; k < 16; ++k) sum += draws.uniform<float>();
+            v(L) = sum;
+          });
+    });
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+    // The same two kernels with cuRAND's device API: one Philox subsequence per element.
+    if (!device_is_host) {
+      const auto v = f32;
+      const unsigned long long curand_seed = 20261130ull;
+      add("curand_kernel_uniform_f32", 4, fill, n, [&] {
+        Kokkos::parallel_for(
+            "kdt-perf::curand_kernel_uniform_f32",
+            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+            KOKKOS_LAMBDA(std::int64_t L) {
+#if defined(__CUDA_ARCH__)
+              curandStatePhilox4_32_10_t state;
+              curand_init(curand_seed, static_cast<unsigned long long>(L), 0, &state);
+              v(L) = curand_uniform4(&state).x;
+#endif
+            });
+      });
+      add("curand_kernel_16_uniform_f32_sum", 4, fill, n, [&] {
+        Kokkos::parallel_for(
+            "kdt-perf::curand_kernel_16_uniform_f32_sum",
+            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+            KOKKOS_LAMBDA(std::int64_t L) {
+#if defined(__CUDA_ARCH__)
+              curandStatePhilox4_32_10_t state;
+              curand_init(curand_seed, static_cast<unsigned long long>(L), 0, &state);
+              float sum = 0.0f;
+              for (int k = 0; k < 4; ++k) {
+                const float4 r = curand_uniform4(&state);
+                sum += r.x + r.y + r.z + r.w;
+              }
+              v(L) = sum;
+#endif
+            });
+      });
+    }
+#endif
+    kdt::Random_Philox_Pool<Space> philox_pool(20261130);
+    add("philox_pool_uniform_f32", 4, fill, n,
+        [&] { Kokkos::fill_random(f32, philox_pool, 0.0f, 1.0f); });
+    // Construction: the device's concurrency, and n states. elements = states, 8 bytes each.
+    const int concurrency = Space().concurrency();
+    add("pool_init_philox_concurrency", 8, "", concurrency,
+        [&] { kdt::Random_Philox_Pool<Space> p(20261130); });
+    add("pool_init_xorshift64_concurrency", 8, "", concurrency,
+        [&] { Kokkos::Random_XorShift64_Pool<Space> p(20261130); });
+    const int states = static_cast<int>(std::min<std::int64_t>(n, 1 << 30));
+    add("pool_init_philox_n", 8, "", states,
+        [&] { kdt::Random_Philox_Pool<Space> p(20261130, states); });
+    add("pool_init_xorshift64_n", 8, "", states, [&] {
+      Kokkos::Random_XorShift64_Pool<Space> p;
+      p.init(20261130, states);
     });
   }
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)

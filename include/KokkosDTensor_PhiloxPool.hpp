@@ -1,0 +1,276 @@
+#ifndef KOKKOSDTENSOR_PHILOXPOOL_HPP
+#define KOKKOSDTENSOR_PHILOXPOOL_HPP
+
+// Random_Philox_Pool<DeviceType>: a drop-in for Kokkos::Random_XorShift64_Pool<DeviceType>
+// (SPEC section 4c, docs/streams.md). Same constructors, init, get_state(), get_state(index),
+// free_state(gen), generator_type with urand/urand64/rand/rand64/frand/drand/normal and the
+// MAX_* constants, so existing kernels and Kokkos::fill_random(view, pool, range) /
+// fill_random(view, pool, begin, end) work unchanged.
+//
+// State `index` is its own Philox4x32-10 stream: its word W is lane W % 4 of
+//   philox4x32_10(counter = {lo32(W/4), hi32(W/4), lo32(index), hi32(index) | 0x80000000},
+//                 key = {lo32(seed), hi32(seed)}),
+// so no pool word is ever a word of the ops' stream (whose counter words 2 and 3 are 0) nor
+// of another state. The pool keeps one 64-bit counter per state (the words it has used) in
+// a View, zeroed by a deep_copy: construction is one allocation and one fill, no host loop.
+//  - get_state(index): deterministic. The generator of state `index`, continuing where the
+//    last free_state of that index left it. Use one index per work item (say the iteration
+//    index, with as many states as items) for results that do not depend on the backend or
+//    the thread count.
+//  - get_state(): Kokkos' way: a free state chosen by the calling thread's id and an atomic
+//    lock (linear probing), released by free_state. Which state a work item gets, and so
+//    its numbers, depends on scheduling: not reproducible on GPUs or with several threads.
+//    Kokkos::fill_random uses this form.
+// For numbers keyed on the element (sharding-invariant, equal to the ops), use reserve()
+// (KokkosDTensor_RandomStream.hpp) instead.
+
+#include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_Core.hpp>
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_StreamWords.hpp>
+#include <impl/KokkosDTensor_Transforms.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+static_assert(KOKKOSDTENSOR_STREAM_VERSION >= 2,
+              "Random_Philox_Pool::normal needs the elementwise normal of stream version 2");
+
+namespace KokkosDTensor {
+
+template <class DeviceType>
+class Random_Philox_Pool;
+
+// The bit set in counter word 3 of every pool stream (docs/streams.md).
+constexpr std::uint32_t philox_pool_stream_flag = 0x80000000u;
+
+// One state of a Random_Philox_Pool, as returned by get_state. Draws as
+// Kokkos::Random_XorShift64 names them; docs/streams.md gives each mapping from words.
+template <class DeviceType>
+class Random_Philox {
+ public:
+  using device_type = DeviceType;
+  using pool_type = Random_Philox_Pool<DeviceType>;
+
+  constexpr static std::uint32_t MAX_URAND = std::numeric_limits<std::uint32_t>::max();
+  constexpr static std::uint64_t MAX_URAND64 = std::numeric_limits<std::uint64_t>::max();
+  constexpr static std::int32_t MAX_RAND = std::numeric_limits<std::int32_t>::max();
+  constexpr static std::int64_t MAX_RAND64 = std::numeric_limits<std::int64_t>::max();
+
+  Random_Philox() = default;
+  // The generator of state `index` of the pool with key schedule `key`, `words_used` words
+  // into its stream.
+  KOKKOS_INLINE_FUNCTION Random_Philox(const Impl::PhiloxKeySchedule& key, int index,
+                                       std::uint64_t words_used, bool locked = false)
+      : index_(index), locked_(locked) {
+    cursor_.key = key;
+    cursor_.next = words_used;
+    cursor_.end = ~std::uint64_t(0);
+    const std::uint64_t i = static_cast<std::uint64_t>(static_cast<std::int64_t>(index));
+    cursor_.c2 = static_cast<std::uint32_t>(i);
+    cursor_.c3 = static_cast<std::uint32_t>(i >> 32) | philox_pool_stream_flag;
+  }
+
+  // One word: [0, 2^32).
+  KOKKOS_INLINE_FUNCTION std::uint32_t urand() { return cursor_.take(); }
+  // [0, range): (range * word) >> 32, one word, no rejection loop (each value's probability
+  // is within 2^-32 of 1 / range); range 0 gives 0.
+  KOKKOS_INLINE_FUNCTION std::uint32_t urand(const std::uint32_t& range) {
+    return static_cast<std::uint32_t>(Impl::randint_word(urand(), 0, range));
+  }
+  KOKKOS_INLINE_FUNCTION std::uint32_t urand(const std::uint32_t& start, const std::uint32_t& end) {
+    return urand(end - start) + start;
+  }
+
+  // Two words w0, w1: w0 << 32 | w1.
+  KOKKOS_INLINE_FUNCTION std::uint64_t urand64() {
+    const std::uint32_t w0 = cursor_.take();
+    return Impl::join_words(w0, cursor_.take());
+  }
+  // [0, range): mulhi64(range, urand64()).
+  KOKKOS_INLINE_FUNCTION std::uint64_t urand64(const std::uint64_t& range) {
+    return Impl::mul_high_64(range, urand64());
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t urand64(const std::uint64_t& start,
+                                               const std::uint64_t& end) {
+    return urand64(end - start) + start;
+  }
+
+  // [0, MAX_RAND]: word >> 1.
+  KOKKOS_INLINE_FUNCTION int rand() { return static_cast<int>(urand() >> 1); }
+  // [0, range) for range > 0 (one word, as urand(range)); 0 for range <= 0.
+  KOKKOS_INLINE_FUNCTION int rand(const int& range) {
+    const std::uint32_t word = urand();
+    return range > 0
+               ? static_cast<int>(Impl::randint_word(word, 0, static_cast<std::uint64_t>(range)))
+               : 0;
+  }
+  KOKKOS_INLINE_FUNCTION int rand(const int& start, const int& end) {
+    return rand(end - start) + start;
+  }
+
+  // [0, MAX_RAND64]: urand64() >> 1.
+  KOKKOS_INLINE_FUNCTION std::int64_t rand64() { return static_cast<std::int64_t>(urand64() >> 1); }
+  KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& range) {
+    const std::uint64_t x = urand64();
+    return range > 0
+               ? static_cast<std::int64_t>(Impl::mul_high_64(static_cast<std::uint64_t>(range), x))
+               : 0;
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& start, const std::int64_t& end) {
+    return rand64(end - start) + start;
+  }
+
+  // [0, 1): (word >> 8) * 2^-24, one word (the float uniform of the ops).
+  KOKKOS_INLINE_FUNCTION float frand() { return Impl::uniform01_float(urand()); }
+  KOKKOS_INLINE_FUNCTION float frand(const float& range) {
+    return Impl::portable_mul(range, frand());
+  }
+  // [start, end) for start < end: the ops' uniform_(from, to) mapping.
+  KOKKOS_INLINE_FUNCTION float frand(const float& start, const float& end) {
+    return from_to(frand(), start, end);
+  }
+
+  // [0, 1): ((w0 << 32 | w1) >> 11) * 2^-53, two words (the double uniform of the ops).
+  KOKKOS_INLINE_FUNCTION double drand() {
+    const std::uint32_t w0 = cursor_.take();
+    return Impl::uniform01_double(w0, cursor_.take());
+  }
+  KOKKOS_INLINE_FUNCTION double drand(const double& range) {
+    return Impl::portable_mul(range, drand());
+  }
+  KOKKOS_INLINE_FUNCTION double drand(const double& start, const double& end) {
+    return from_to(drand(), start, end);
+  }
+
+  // Standard normal (double): the ops' inverse-CDF normal (stream version 2) of two words.
+  KOKKOS_INLINE_FUNCTION double normal() {
+    Impl::Normal<double> dist;
+    dist.mean = 0.0;
+    dist.stddev = 1.0;
+    const std::uint32_t w0 = cursor_.take();
+    return dist.element(w0, cursor_.take(), 0.0);
+  }
+  // fma(std_dev, normal(), mean).
+  KOKKOS_INLINE_FUNCTION double normal(const double& mean, const double& std_dev = 1.0) {
+    return Impl::portable_fma(std_dev, normal(), mean);
+  }
+
+  // The state's index and the words its stream has used so far.
+  KOKKOS_INLINE_FUNCTION int state_index() const { return index_; }
+  KOKKOS_INLINE_FUNCTION std::uint64_t words_used() const { return cursor_.next; }
+
+ private:
+  friend class Random_Philox_Pool<DeviceType>;
+
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T from_to(T u, T start, T end) {
+    const T value = Impl::portable_fma(u, Impl::portable_sub(end, start), start);
+    if (!(start < end)) return value;
+    const T below_end = Impl::next_below(end);
+    return value < below_end ? value : below_end;
+  }
+
+  Impl::WordCursor cursor_;
+  int index_ = 0;
+  bool locked_ = false;
+};
+
+template <class DeviceType = Kokkos::DefaultExecutionSpace>
+class Random_Philox_Pool {
+ public:
+  using generator_type = Random_Philox<DeviceType>;
+  using device_type = DeviceType;
+  using execution_space = typename DeviceType::execution_space;
+  using memory_space = typename DeviceType::memory_space;
+
+  Random_Philox_Pool() = default;
+  // As many states as the execution space's concurrency, as Kokkos' pools.
+  Random_Philox_Pool(std::uint64_t seed) { init(seed, execution_space().concurrency()); }
+  Random_Philox_Pool(std::uint64_t seed, int num_states) { init(seed, num_states); }
+
+  // (Re)starts the pool: every state at the beginning of its stream. One allocation and a
+  // deep_copy of zeros per View; no loop over states on the host.
+  void init(std::uint64_t seed, int num_states) {
+    if (num_states < 1) num_states = 1;
+    seed_ = seed;
+    key_ = Impl::philox_key_schedule(seed);
+    num_states_ = num_states;
+    words_used_ = Kokkos::View<std::uint64_t*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                           "KokkosDTensor::Random_Philox_Pool::words_used"),
+        num_states);
+    locks_ = Kokkos::View<int*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "KokkosDTensor::Random_Philox_Pool::locks"),
+        num_states);
+    Kokkos::deep_copy(words_used_, std::uint64_t(0));
+    Kokkos::deep_copy(locks_, 0);
+  }
+
+  // A free state, chosen as Kokkos' pools choose it (thread id, then atomic locks with
+  // linear probing): not deterministic. Release it with free_state.
+  KOKKOS_INLINE_FUNCTION generator_type get_state() const {
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(
+        num_states_ > 0, "KokkosDTensor::Random_Philox_Pool::get_state: pool not initialised");
+    const int index = acquire();
+    return generator_type(key_, index, words_used_(index), true);
+  }
+
+  // State `index` (0 <= index < num_states()), continuing where its last free_state left
+  // it: deterministic. No lock: one work item at a time per index (as in Kokkos).
+  KOKKOS_INLINE_FUNCTION generator_type get_state(const int index) const {
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(
+        index >= 0 && index < num_states_,
+        "KokkosDTensor::Random_Philox_Pool::get_state: index out of range");
+    return generator_type(key_, index, words_used_(index), false);
+  }
+
+  // Writes the state's position back (the next get_state of its index continues there) and
+  // releases the lock if get_state() took one.
+  KOKKOS_INLINE_FUNCTION void free_state(const generator_type& gen) const {
+    words_used_(gen.index_) = gen.cursor_.next;
+    if (gen.locked_) {
+      Kokkos::memory_fence();
+      Kokkos::atomic_exchange(&locks_(gen.index_), 0);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION int num_states() const { return num_states_; }
+  KOKKOS_INLINE_FUNCTION std::uint64_t seed() const { return seed_; }
+
+ private:
+  KOKKOS_INLINE_FUNCTION int acquire() const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    // Kokkos' Random_UniqueIndex for CUDA and HIP.
+    const int i_offset = (threadIdx.x * blockDim.y + threadIdx.y) * blockDim.z + threadIdx.z;
+    int i = (((blockIdx.x * gridDim.y + blockIdx.y) * gridDim.z + blockIdx.z) * blockDim.x *
+                 blockDim.y * blockDim.z +
+             i_offset) %
+            num_states_;
+    while (Kokkos::atomic_compare_exchange(&locks_(i), 0, 1)) {
+      i += blockDim.x * blockDim.y * blockDim.z;
+      if (i >= num_states_) i = i_offset % num_states_;
+    }
+    return i;
+#else
+    int i = 0;
+    if constexpr (Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible) {
+      i = execution_space::impl_hardware_thread_id() % num_states_;
+    }
+    while (Kokkos::atomic_compare_exchange(&locks_(i), 0, 1)) i = (i + 1) % num_states_;
+    return i;
+#endif
+  }
+
+  Impl::PhiloxKeySchedule key_ = {};
+  std::uint64_t seed_ = 0;
+  int num_states_ = 0;
+  Kokkos::View<std::uint64_t*, DeviceType> words_used_;
+  Kokkos::View<int*, DeviceType> locks_;
+};
+
+}  // namespace KokkosDTensor
+
+#endif
