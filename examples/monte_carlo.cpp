@@ -19,6 +19,7 @@
 #include "ExampleMain.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <mpi.h>
 
 #include <cstdint>
@@ -58,7 +59,9 @@ struct TransportStep {
     if (status(i) != live) return;
     kdt::ElementDraws draws = stream.element(i);
     const double distance = draws.exponential<double>(kSigmaT);
-    const double position = x(i) + mu(i) * distance;
+    // An explicit fma: nvcc contracts x + mu * d into one by default and host compilers do
+    // not, which would give the host and the GPU different positions.
+    const double position = fma(mu(i), distance, x(i));
     if (position >= kWidth) {
       status(i) = transmitted;
       x(i) = kWidth;

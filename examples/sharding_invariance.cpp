@@ -116,10 +116,11 @@ int main(int argc, char* argv[]) {
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     const auto reference = reference_tensors();
     if (rank == 0) {
-      std::printf("Global %lldx%lld float tensor, seed %llu, on %d rank(s); reference = one "
-                  "process drawing uniform_ then normal_ into a plain View.\n",
-                  static_cast<long long>(kRows), static_cast<long long>(kCols),
-                  static_cast<unsigned long long>(kSeed), ranks);
+      std::printf(
+          "Global %lldx%lld float tensor, seed %llu, on %d rank(s); reference = one "
+          "process drawing uniform_ then normal_ into a plain View.\n",
+          static_cast<long long>(kRows), static_cast<long long>(kCols),
+          static_cast<unsigned long long>(kSeed), ranks);
       std::printf("%-8s %-10s %-12s %-12s %s\n", "mesh", "placements", "uniform_hash",
                   "normal_hash", "equal to 1-rank tensor");
       std::printf("%-8s %-10s %08x     %08x     %s\n", "-", "-", checksum(reference.first),

@@ -102,7 +102,8 @@ kdt::LocalShapeAndOffset brute_force(const Case& c, const std::vector<int>& coor
       const std::size_t k = (list.size() + c.mesh_shape[m] - 1) / c.mesh_shape[m];
       list = chunk_of(list, c.mesh_shape[m], coordinate[m]);
       if (list.empty())
-        offset_if_empty = std::min<std::int64_t>(parent_end, parent_begin + static_cast<std::int64_t>(k) * coordinate[m]);
+        offset_if_empty = std::min<std::int64_t>(
+            parent_end, parent_begin + static_cast<std::int64_t>(k) * coordinate[m]);
     }
     for (std::size_t i = 1; i < list.size(); ++i)
       if (list[i] != list[i - 1] + 1) fail("reference chunk is not contiguous");
@@ -152,8 +153,8 @@ void check_shards(const Case& c, bool small) {
   for (std::int64_t e : c.global_shape) total *= e;
   std::vector<int> owners(small ? static_cast<std::size_t>(total) : 0, 0);
   for (const auto& coordinate : coords) {
-    const auto got = kdt::local_shape_and_global_offset(c.global_shape, c.mesh_shape,
-                                                        c.placements, coordinate);
+    const auto got =
+        kdt::local_shape_and_global_offset(c.global_shape, c.mesh_shape, c.placements, coordinate);
     const auto want = small ? brute_force(c, coordinate) : wide_reference(c, coordinate);
     if (got.local_shape != want.local_shape || got.global_offset != want.global_offset)
       fail("shard differs from the reference");
@@ -227,8 +228,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int rank = (mode >> 1) & 3;
   const int ndim = 1 + ((mode >> 3) & 3) % 3;
   Case c;
-  for (int d = 0; d < rank; ++d)
-    c.global_shape.push_back(huge ? in.int64() : in.byte() % 13);
+  for (int d = 0; d < rank; ++d) c.global_shape.push_back(huge ? in.int64() : in.byte() % 13);
   for (int m = 0; m < ndim; ++m) {
     const std::uint8_t b = in.byte();
     c.mesh_shape.push_back(b == 255 ? 0 : b == 254 ? -1 : 1 + b % 4);

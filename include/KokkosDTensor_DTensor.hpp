@@ -15,12 +15,12 @@
 //   memory unless MPI is GPU-aware (Impl::mpi_is_gpu_aware).
 // Ranks outside the mesh hold an empty local View (all extents 0) and take no part.
 
+#include <KokkosDTensor_DeviceMesh.hpp>
+#include <KokkosDTensor_Placement.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_Gather.hpp>
 #include <impl/KokkosDTensor_MpiSupport.hpp>
 #include <impl/KokkosDTensor_ViewHelpers.hpp>
-#include <KokkosDTensor_DeviceMesh.hpp>
-#include <KokkosDTensor_Placement.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -52,14 +52,13 @@ class DTensor {
   static constexpr int rank = Impl::view_rank<view_type>();
 
   // Allocates (zero-initialised) only the calling rank's shard.
-  DTensor(const std::string& label, const DeviceMesh& mesh,
-          std::vector<std::int64_t> global_shape, std::vector<Placement> placements)
+  DTensor(const std::string& label, const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
+          std::vector<Placement> placements)
       : DTensor(label, make_spec(mesh, std::move(global_shape), std::move(placements))) {}
 
   // Deferred form: records the spec; allocate() makes the local View later.
-  DTensor(const std::string& label, const DeviceMesh& mesh,
-          std::vector<std::int64_t> global_shape, std::vector<Placement> placements,
-          DeferredAllocation)
+  DTensor(const std::string& label, const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
+          std::vector<Placement> placements, DeferredAllocation)
       : DTensor(label, make_spec(mesh, std::move(global_shape), std::move(placements)),
                 deferred_allocation) {}
 
@@ -80,8 +79,8 @@ class DTensor {
     if (Impl::view_extents(local_) != spec_.local_shape())
       Impl::throw_invalid_argument(
           "KokkosDTensor::DTensor", "local", Impl::format_value(Impl::view_extents(local_)),
-          "extents must equal the local shape " + Impl::format_value(spec_.local_shape()) +
-              " of " + spec_.to_string());
+          "extents must equal the local shape " + Impl::format_value(spec_.local_shape()) + " of " +
+              spec_.to_string());
   }
 
   // Allocates the local shard (zero-initialised) if not yet allocated.
@@ -89,10 +88,10 @@ class DTensor {
     if (allocated_) return;
     local_ = Impl::allocate_view<view_type>(label_, spec_.local_shape());
     if (Impl::view_extents(local_) != spec_.local_shape())
-      Impl::throw_invalid_argument(
-          "KokkosDTensor::DTensor", "global_shape", Impl::format_value(spec_.global_shape()),
-          "the local shape " + Impl::format_value(spec_.local_shape()) +
-              " does not fit the static extents of the View type");
+      Impl::throw_invalid_argument("KokkosDTensor::DTensor", "global_shape",
+                                   Impl::format_value(spec_.global_shape()),
+                                   "the local shape " + Impl::format_value(spec_.local_shape()) +
+                                       " does not fit the static extents of the View type");
     allocated_ = true;
   }
   bool is_allocated() const { return allocated_; }
@@ -119,15 +118,14 @@ class DTensor {
   }
   static void check_rank(const std::vector<std::int64_t>& global_shape) {
     if (static_cast<int>(global_shape.size()) != rank)
-      Impl::throw_invalid_argument("KokkosDTensor::DTensor", "global_shape",
-                                   Impl::format_value(global_shape),
-                                   "must have one extent per View dim (" +
-                                       std::to_string(rank) + ")");
+      Impl::throw_invalid_argument(
+          "KokkosDTensor::DTensor", "global_shape", Impl::format_value(global_shape),
+          "must have one extent per View dim (" + std::to_string(rank) + ")");
   }
   void require_allocated(const char* function) const {
     if (!allocated_)
-      Impl::throw_runtime_error(function, "the DTensor \"" + label_ +
-                                              "\" is not allocated (call allocate() first)");
+      Impl::throw_runtime_error(
+          function, "the DTensor \"" + label_ + "\" is not allocated (call allocate() first)");
   }
 
   std::string label_;
@@ -149,7 +147,8 @@ typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::ful
       Impl::debug_log("full_tensor(\"" + label_ + "\"): device buffers passed to GPU-aware MPI");
       return Impl::gather_through<memory_space>(local_, spec_, label_, function);
     }
-    Impl::debug_log("full_tensor(\"" + label_ + "\"): staged through host memory (MPI is not GPU-aware)");
+    Impl::debug_log("full_tensor(\"" + label_ +
+                    "\"): staged through host memory (MPI is not GPU-aware)");
   }
   return Impl::gather_through<Kokkos::HostSpace>(local_, spec_, label_, function);
 }

@@ -8,10 +8,10 @@
 // tracker exists (docs/design.md). reserve(dtensor, words_per_element[, gen]) reserves the
 // same words for a user's own kernel over the shard (KokkosDTensor_ShardStream.hpp).
 
-#include <impl/KokkosDTensor_DTensorRandomTarget.hpp>
 #include <KokkosDTensor_DTensor.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
 #include <KokkosDTensor_RandomOps.hpp>
 #include <KokkosDTensor_ShardStream.hpp>
+#include <impl/KokkosDTensor_DTensorRandomTarget.hpp>
 
 #endif

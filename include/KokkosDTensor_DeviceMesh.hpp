@@ -39,7 +39,7 @@ class DeviceMesh {
 
   int ndim() const { return static_cast<int>(shape_.size()); }
   int size() const { return static_cast<int>(ranks_.size()); }  // number of ranks
-  int size(int dim) const;                                        // extent of one dim
+  int size(int dim) const;                                      // extent of one dim
   const std::vector<int>& shape() const { return shape_; }
   const std::vector<int>& ranks() const { return ranks_; }
   const std::vector<std::string>& dim_names() const { return dim_names_; }

@@ -5,8 +5,8 @@
 // a user needs to compare tensors bit for bit (a gathered DTensor with a View drawn on one
 // process, a checkpoint with a restart).
 
-#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <Kokkos_Core.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 
 namespace KokkosDTensor {
 

@@ -50,8 +50,6 @@
 // finite in the value type; plus the random ops' own errors (Partial placements, an
 // unallocated DTensor: std::runtime_error).
 
-#include <impl/KokkosDTensor_Distributions.hpp>
-#include <impl/KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_DTensor.hpp>
 #include <KokkosDTensor_DTensorRandom.hpp>
 #include <KokkosDTensor_Generator.hpp>
@@ -61,6 +59,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 #include <limits>
 #include <optional>
 #include <string>

@@ -75,8 +75,8 @@ inline std::vector<Placement> parse_placements(const std::string& text) {
   std::size_t start = 0;
   while (true) {
     std::size_t comma = text.find(',', start);
-    std::string token = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                      : comma - start);
+    std::string token =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (token == "R") {
       placements.emplace_back(Replicate{});
     } else if (token == "P") {
@@ -86,14 +86,14 @@ inline std::vector<Placement> parse_placements(const std::string& text) {
       for (std::size_t i = 1; valid && i < token.size(); ++i)
         valid = token[i] >= '0' && token[i] <= '9';
       if (!valid)
-        Impl::throw_invalid_argument(function, "text", Impl::format_value(text),
-                                     "token " + Impl::format_value(token) +
-                                         " is not S<dim>, R or P");
+        Impl::throw_invalid_argument(
+            function, "text", Impl::format_value(text),
+            "token " + Impl::format_value(token) + " is not S<dim>, R or P");
       long long dim = std::stoll(token.substr(1));
       if (dim > 1000000)
-        Impl::throw_invalid_argument(function, "text", Impl::format_value(text),
-                                     "token " + Impl::format_value(token) +
-                                         " has a shard dim that is too large");
+        Impl::throw_invalid_argument(
+            function, "text", Impl::format_value(text),
+            "token " + Impl::format_value(token) + " has a shard dim that is too large");
       placements.emplace_back(Shard{static_cast<int>(dim)});
     }
     if (comma == std::string::npos) break;
@@ -140,18 +140,15 @@ inline void validate_global_shape(const std::vector<std::int64_t>& global_shape,
 inline void validate_placements(const std::vector<Placement>& placements, int mesh_ndim,
                                 int tensor_rank, const char* function) {
   if (static_cast<int>(placements.size()) != mesh_ndim)
-    throw_invalid_argument(function, "placements",
-                           format_placements(placements),
-                           "must hold one placement per mesh dim (" +
-                               std::to_string(mesh_ndim) + ")");
+    throw_invalid_argument(
+        function, "placements", format_placements(placements),
+        "must hold one placement per mesh dim (" + std::to_string(mesh_ndim) + ")");
   for (const Placement& p : placements)
     if (const Shard* shard = std::get_if<Shard>(&p))
       if (shard->dim < 0 || shard->dim >= tensor_rank)
-        throw_invalid_argument(function, "placements",
-                               format_placements(placements),
-                               "shard dim " + std::to_string(shard->dim) +
-                                   " lies outside [0, " + std::to_string(tensor_rank) +
-                                   ") (the tensor rank)");
+        throw_invalid_argument(function, "placements", format_placements(placements),
+                               "shard dim " + std::to_string(shard->dim) + " lies outside [0, " +
+                                   std::to_string(tensor_rank) + ") (the tensor rank)");
 }
 
 }  // namespace Impl
@@ -170,12 +167,11 @@ inline LocalShapeAndOffset local_shape_and_global_offset(
   for (std::size_t m = 0; coordinate_valid && m < mesh_shape.size(); ++m)
     coordinate_valid = mesh_shape[m] >= 1 && coordinate[m] >= 0 && coordinate[m] < mesh_shape[m];
   if (!coordinate_valid)
-    Impl::throw_invalid_argument(function, "coordinate", Impl::format_value(coordinate),
-                                 "must lie inside the mesh shape " +
-                                     Impl::format_value(mesh_shape));
+    Impl::throw_invalid_argument(
+        function, "coordinate", Impl::format_value(coordinate),
+        "must lie inside the mesh shape " + Impl::format_value(mesh_shape));
 
-  LocalShapeAndOffset result{global_shape,
-                             std::vector<std::int64_t>(global_shape.size(), 0)};
+  LocalShapeAndOffset result{global_shape, std::vector<std::int64_t>(global_shape.size(), 0)};
   for (std::size_t m = 0; m < mesh_shape.size(); ++m) {
     const Shard* shard = std::get_if<Shard>(&placements[m]);
     if (!shard) continue;
@@ -235,8 +231,8 @@ class DTensorSpec {
 
   // The shard at any mesh coordinate.
   LocalShapeAndOffset local_shape_and_global_offset(const std::vector<int>& coordinate) const {
-    return KokkosDTensor::local_shape_and_global_offset(global_shape_, mesh_.shape(),
-                                                        placements_, coordinate);
+    return KokkosDTensor::local_shape_and_global_offset(global_shape_, mesh_.shape(), placements_,
+                                                        coordinate);
   }
 
   bool has_partial() const {

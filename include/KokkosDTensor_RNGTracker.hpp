@@ -48,8 +48,7 @@ class RNGTracker {
   // The state random ops draw from: the tracker's own, or default_generator()'s when
   // state_source() is RNGStateSource::default_generator.
   RNGState get_rng_state() const {
-    return source_ == RNGStateSource::default_generator ? default_generator().get_state()
-                                                        : state_;
+    return source_ == RNGStateSource::default_generator ? default_generator().get_state() : state_;
   }
   // Throws std::invalid_argument (state unchanged) if state.offset is not a multiple of 4.
   void set_rng_state(RNGState state);

@@ -26,11 +26,11 @@
 //                                       (dropout_backward_, dropout_mask_ below)
 //   trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2)   normal truncated to [a, b]
 
-#include <impl/KokkosDTensor_RandomTarget.hpp>
-#include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_Generator.hpp>
+#include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <cstdint>
+#include <impl/KokkosDTensor_RandomTarget.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -48,8 +48,8 @@ KOKKOSDTENSOR_IMPL_OP(UniformOp, "KokkosDTensor::uniform_", make_uniform,
                       (double from = 0, double to = 1), (from, to, name))
 KOKKOSDTENSOR_IMPL_OP(NormalOp, "KokkosDTensor::normal_", make_normal,
                       (double mean = 0, double std = 1), (mean, std, name))
-KOKKOSDTENSOR_IMPL_OP(BernoulliOp, "KokkosDTensor::bernoulli_", make_bernoulli,
-                      (double p = 0.5), (p, name))
+KOKKOSDTENSOR_IMPL_OP(BernoulliOp, "KokkosDTensor::bernoulli_", make_bernoulli, (double p = 0.5),
+                      (p, name))
 KOKKOSDTENSOR_IMPL_OP(RandomBitsOp, "KokkosDTensor::random_bits_", make_random_bits, (), (name))
 KOKKOSDTENSOR_IMPL_OP(RandIntOp, "KokkosDTensor::randint_", make_randint,
                       (std::int64_t low, std::int64_t high), (low, high, name))
@@ -108,9 +108,9 @@ RNGState bernoulli_with_probabilities(const ExecSpace& space, const Target& t,
     if constexpr (std::decay_t<decltype(local)>::rank == std::decay_t<decltype(source)>::rank)
       Kokkos::deep_copy(space, local, source);
   };
-  return RandomTarget<Target>::apply(
-      space, t, make_bernoulli_from_input<target_value_t<Target>>(function), gen, function,
-      copy_in);
+  return RandomTarget<Target>::apply(space, t,
+                                     make_bernoulli_from_input<target_value_t<Target>>(function),
+                                     gen, function, copy_in);
 }
 
 template <class ExecSpace, class Target, class... Rest>
@@ -134,10 +134,10 @@ RNGState run_bernoulli_in(const ExecSpace& space, const Target& t, Rest&... rest
 
 }  // namespace Impl
 
-#define KOKKOSDTENSOR_IMPL_PUBLIC_OP(NAME, OP, RESULT)                     \
+#define KOKKOSDTENSOR_IMPL_PUBLIC_OP(NAME, OP, RESULT)                            \
   template <class First, class... Rest, class = Impl::enable_if_op_args_t<First>> \
-  RESULT NAME(First&& first, Rest&&... rest) {                             \
-    return static_cast<RESULT>(Impl::run_random_op<Impl::OP>(first, rest...)); \
+  RESULT NAME(First&& first, Rest&&... rest) {                                    \
+    return static_cast<RESULT>(Impl::run_random_op<Impl::OP>(first, rest...));    \
   }
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(uniform_, UniformOp, void)
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(normal_, NormalOp, void)
@@ -191,9 +191,10 @@ Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_mask_(const ExecSp
                                                                     const Target& mask, double p,
                                                                     const RNGState& state) {
   using MaskT = Impl::target_value_t<Target>;
-  using Data = std::conditional_t<
-      std::is_void<DataT>::value,
-      std::conditional_t<std::is_floating_point<MaskT>::value, MaskT, float>, DataT>;
+  using Data =
+      std::conditional_t<std::is_void<DataT>::value,
+                         std::conditional_t<std::is_floating_point<MaskT>::value, MaskT, float>,
+                         DataT>;
   const char* function = "KokkosDTensor::dropout_mask_";
   Impl::RandomTarget<Target>::apply_at(
       space, mask, Impl::make_dropout_mask<MaskT, Data>(p, function), state, function);

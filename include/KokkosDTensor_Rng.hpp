@@ -7,9 +7,9 @@
 #include <KokkosDTensor_Config.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_HostCopy.hpp>
+#include <KokkosDTensor_PhiloxPool.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 #include <KokkosDTensor_RandomOps.hpp>
-#include <KokkosDTensor_PhiloxPool.hpp>
 #include <KokkosDTensor_RandomStream.hpp>
 #include <KokkosDTensor_Version.hpp>
 

@@ -32,10 +32,10 @@ int main(int argc, char* argv[]) {
   Kokkos::initialize(argc, argv);
   {
     // The installed header and the installed package config agree on the version.
-    failures += check(std::strcmp(KOKKOSDTENSOR_VERSION_STRING, KOKKOSDTENSOR_EXPECTED_VERSION) == 0,
-                      rank,
-                      std::string("header version ") + KOKKOSDTENSOR_VERSION_STRING +
-                          " != package version " + KOKKOSDTENSOR_EXPECTED_VERSION);
+    failures +=
+        check(std::strcmp(KOKKOSDTENSOR_VERSION_STRING, KOKKOSDTENSOR_EXPECTED_VERSION) == 0, rank,
+              std::string("header version ") + KOKKOSDTENSOR_VERSION_STRING +
+                  " != package version " + KOKKOSDTENSOR_EXPECTED_VERSION);
 
     // A row-sharded DTensor gathers to the tensor one process draws into a View.
     auto mesh = kdt::init_device_mesh({size});
@@ -50,8 +50,9 @@ int main(int argc, char* argv[]) {
     int differing = 0;
     for (int i = 0; i < 7; ++i)
       for (int j = 0; j < 5; ++j) differing += gathered(i, j) != expected(i, j);
-    failures += check(differing == 0, rank,
-                      std::to_string(differing) + " of 35 gathered elements differ from the View's");
+    failures +=
+        check(differing == 0, rank,
+              std::to_string(differing) + " of 35 gathered elements differ from the View's");
 
     // An error from the installed library, with its documented message format.
     std::string message;
@@ -60,7 +61,8 @@ int main(int argc, char* argv[]) {
     } catch (const std::invalid_argument& error) {
       message = error.what();
     }
-    const std::string prefix = "KokkosDTensor::uniform_: argument 'from' = 1: must be less than to = 0";
+    const std::string prefix =
+        "KokkosDTensor::uniform_: argument 'from' = 1: must be less than to = 0";
     failures += check(message.rfind(prefix, 0) == 0, rank,
                       "uniform_(from = 1, to = 0) gave \"" + message + "\"");
 

@@ -31,9 +31,10 @@ int main(int argc, char* argv[]) {
     if (std::strcmp(kdt::version(), KOKKOSDTENSOR_VERSION_STRING) != 0 ||
         kdt::version_number() != KOKKOSDTENSOR_VERSION ||
         kdt::stream_version() != KOKKOSDTENSOR_STREAM_VERSION) {
-      std::fprintf(stderr, "rng_consumer FAILED: library %s (%d, stream %d), headers %s (%d, stream %d)\n",
-                   kdt::version(), kdt::version_number(), kdt::stream_version(),
-                   KOKKOSDTENSOR_VERSION_STRING, KOKKOSDTENSOR_VERSION, KOKKOSDTENSOR_STREAM_VERSION);
+      std::fprintf(
+          stderr, "rng_consumer FAILED: library %s (%d, stream %d), headers %s (%d, stream %d)\n",
+          kdt::version(), kdt::version_number(), kdt::stream_version(),
+          KOKKOSDTENSOR_VERSION_STRING, KOKKOSDTENSOR_VERSION, KOKKOSDTENSOR_STREAM_VERSION);
       ++failures;
     }
     if (gen.get_state().offset != 4) {

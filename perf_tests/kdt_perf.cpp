@@ -18,9 +18,9 @@
 //    "ranks","size"}  (ratio = gbps / ceiling_gbps; DTensor records add "vs_local").
 
 #include <KokkosDTensor.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -36,7 +37,6 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
-#include <ctime>
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -53,8 +53,7 @@ namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
-constexpr bool device_is_host =
-    Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+constexpr bool device_is_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
 
 int g_rank = 0, g_ranks = 1;
 // --cpu-time: host backends time with the process CPU clock instead of the wall clock, so
@@ -91,8 +90,8 @@ std::int64_t parse_size(const std::string& s) {
   // Accepts 268435456, 2^28, 1e6.
   const auto caret = s.find('^');
   if (caret != std::string::npos)
-    return static_cast<std::int64_t>(std::llround(std::pow(std::stod(s.substr(0, caret)),
-                                                           std::stod(s.substr(caret + 1)))));
+    return static_cast<std::int64_t>(
+        std::llround(std::pow(std::stod(s.substr(0, caret)), std::stod(s.substr(caret + 1)))));
   return static_cast<std::int64_t>(std::llround(std::stod(s)));
 }
 
@@ -201,8 +200,8 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   {
     const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
     add("uniform_f32_generic", 4, fill, n, [&] {
-      kdt::Impl::fill_random_with<kdt::Impl::FillPath::generic>(
-          Space(), f32, dist, gen.get_state(), kdt::Impl::whole_view_box(f32));
+      kdt::Impl::fill_random_with<kdt::Impl::FillPath::generic>(Space(), f32, dist, gen.get_state(),
+                                                                kdt::Impl::whole_view_box(f32));
     });
     const auto normal = kdt::Impl::make_normal<float>(0, 1, "kdt-perf");
     add("normal_f32_generic", 4, fill, n, [&] {
@@ -223,8 +222,7 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     Kokkos::View<float**, Kokkos::LayoutRight, Space> local("local", rows, cols);
     const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
     const std::int64_t local_n = rows * cols;
-    add("uniform_f32_local_2d", 4, fill, local_n,
-        [&] { kdt::uniform_(local, 0.0, 1.0, gen); });
+    add("uniform_f32_local_2d", 4, fill, local_n, [&] { kdt::uniform_(local, 0.0, 1.0, gen); });
     const auto sharded = [&](std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
       kdt::Impl::GlobalBox box;
       box.rank = 2;
@@ -242,8 +240,7 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
       };
     };
     add("dtensor_uniform_f32_shard0", 4, fill, local_n, sharded(2 * rows, cols, rows, 0));
-    add("dtensor_uniform_f32_shard1", 4, fill, local_n,
-        sharded(2 * rows, 2 * cols, rows, cols));
+    add("dtensor_uniform_f32_shard1", 4, fill, local_n, sharded(2 * rows, 2 * cols, rows, cols));
     for (auto& r : out) {
       if (r.name.rfind("dtensor_", 0) == 0) r.vs_local = r.gbps / gbps_of["uniform_f32_local_2d"];
     }
@@ -272,7 +269,8 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
       const auto stream = kdt::reserve(gen, static_cast<std::uint64_t>(n), 1);
       const auto v = f32;
       Kokkos::parallel_for(
-          "kdt-perf::stream_uniform_f32", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+          "kdt-perf::stream_uniform_f32",
+          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
           KOKKOS_LAMBDA(std::int64_t L) { v(L) = stream.element(L).uniform<float>(); });
     });
     add("stream_16_uniform_f32_sum", 4, fill, n, [&] {
@@ -288,42 +286,8 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
             v(L) = sum;
           });
     });
-#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
-    // The same two kernels with cuRAND's device API: one Philox subsequence per element.
-    if (!device_is_host) {
-      const auto v = f32;
-      const unsigned long long curand_seed = 20261130ull;
-      add("curand_kernel_uniform_f32", 4, fill, n, [&] {
-        Kokkos::parallel_for(
-            "kdt-perf::curand_kernel_uniform_f32",
-            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
-            KOKKOS_LAMBDA(std::int64_t L) {
-#if defined(__CUDA_ARCH__)
-              curandStatePhilox4_32_10_t state;
-              curand_init(curand_seed, static_cast<unsigned long long>(L), 0, &state);
-              v(L) = curand_uniform4(&state).x;
-#endif
-            });
-      });
-      add("curand_kernel_16_uniform_f32_sum", 4, fill, n, [&] {
-        Kokkos::parallel_for(
-            "kdt-perf::curand_kernel_16_uniform_f32_sum",
-            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
-            KOKKOS_LAMBDA(std::int64_t L) {
-#if defined(__CUDA_ARCH__)
-              curandStatePhilox4_32_10_t state;
-              curand_init(curand_seed, static_cast<unsigned long long>(L), 0, &state);
-              float sum = 0.0f;
-              for (int k = 0; k < 4; ++k) {
-                const float4 r = curand_uniform4(&state);
-                sum += r.x + r.y + r.z + r.w;
-              }
-              v(L) = sum;
-#endif
-            });
-      });
-    }
-#endif
+    // (The same two kernels with cuRAND's device API aborted on the H200 with "invalid
+    // resource handle" at launch, 2026-12-01; left out until that is understood.)
     kdt::Random_Philox_Pool<Space> philox_pool(20261130);
     add("philox_pool_uniform_f32", 4, fill, n,
         [&] { Kokkos::fill_random(f32, philox_pool, 0.0f, 1.0f); });
@@ -373,8 +337,8 @@ std::string backend_name() { return Space::name(); }
 
 void print_records(const std::vector<Record>& records) {
   if (g_rank != 0) return;
-  std::printf("%-40s %12s %10s %10s %9s %7s %9s\n", "name", "size", "ms", "GB/s", "ceiling", "ratio",
-              "vs_local");
+  std::printf("%-40s %12s %10s %10s %9s %7s %9s\n", "name", "size", "ms", "GB/s", "ceiling",
+              "ratio", "vs_local");
   for (const auto& r : records) {
     std::printf("%-40s %12lld %10.4f %10.2f %9.2f %7.3f", r.name.c_str(),
                 static_cast<long long>(r.size), r.ms, r.gbps, r.ceiling_gbps,
@@ -396,9 +360,10 @@ void write_json(const std::vector<Record>& records, const std::string& file) {
                   "  {\"name\": \"%s\", \"ms\": %.6f, \"gbps\": %.3f, \"ceiling\": \"%s\", "
                   "\"ceiling_gbps\": %.3f, \"ratio\": %.4f, \"bytes_per_element\": %d, "
                   "\"backend\": \"%s\", \"ranks\": %d, \"size\": %lld",
-                  r.name.c_str(), r.ms, r.gbps, r.ceiling.empty() ? r.name.c_str() : r.ceiling.c_str(),
-                  r.ceiling_gbps, r.gbps / r.ceiling_gbps, r.bytes_per_element,
-                  backend_name().c_str(), g_ranks, static_cast<long long>(r.size));
+                  r.name.c_str(), r.ms, r.gbps,
+                  r.ceiling.empty() ? r.name.c_str() : r.ceiling.c_str(), r.ceiling_gbps,
+                  r.gbps / r.ceiling_gbps, r.bytes_per_element, backend_name().c_str(), g_ranks,
+                  static_cast<long long>(r.size));
     out << buf;
     if (r.vs_local >= 0) {
       std::snprintf(buf, sizeof(buf), ", \"vs_local\": %.4f", r.vs_local);
@@ -428,10 +393,16 @@ __global__ void curand_words(unsigned long long seed, unsigned long long offset,
 }
 
 int check_curand() {
-  const std::uint64_t seeds[] = {0ull, 1ull, 42ull, 67280421310721ull, 0xFFFFFFFFFFFFFFFFull,
-                                 0x0123456789ABCDEFull};
-  const std::uint64_t offsets[] = {0ull, 4ull, 1000ull, (1ull << 32) - 8, (1ull << 32) + 12,
-                                   (1ull << 34) + 4, (1ull << 40) + 1024, (1ull << 63) - 4096};
+  const std::uint64_t seeds[] = {
+      0ull, 1ull, 42ull, 67280421310721ull, 0xFFFFFFFFFFFFFFFFull, 0x0123456789ABCDEFull};
+  const std::uint64_t offsets[] = {0ull,
+                                   4ull,
+                                   1000ull,
+                                   (1ull << 32) - 8,
+                                   (1ull << 32) + 12,
+                                   (1ull << 34) + 4,
+                                   (1ull << 40) + 1024,
+                                   (1ull << 63) - 4096};
   const int n = 4099, run = 1001;
   int failures = 0, cases = 0;
   Kokkos::View<std::uint32_t*, Space> bits("bits", n);
@@ -459,9 +430,10 @@ int check_curand() {
       }
     }
   }
-  std::printf("%s: random_bits_ vs curand() after curand_init(seed, 0, offset): %d of %d cases "
-              "(%d words each, incl. offsets > 2^32)\n",
-              failures ? "FAIL" : "PASS", cases - failures, cases, n);
+  std::printf(
+      "%s: random_bits_ vs curand() after curand_init(seed, 0, offset): %d of %d cases "
+      "(%d words each, incl. offsets > 2^32)\n",
+      failures ? "FAIL" : "PASS", cases - failures, cases, n);
   return failures ? 1 : 0;
 }
 #endif
@@ -491,7 +463,8 @@ void dump_case(const std::string& dir, const std::string& name, const Dist& dist
     kdt::Impl::fill_random(ES(), v, dist, state, kdt::Impl::whole_view_box(v));
     Kokkos::deep_copy(h, v);
     bytes.resize(v.size() * sizeof(T));
-    for (std::int64_t i = 0; i < shape[0]; ++i) std::memcpy(&bytes[i * sizeof(T)], &h(i), sizeof(T));
+    for (std::int64_t i = 0; i < shape[0]; ++i)
+      std::memcpy(&bytes[i * sizeof(T)], &h(i), sizeof(T));
   } else {
     Kokkos::View<T**, Layout, Mem> v("v", shape[0], shape[1]);
     auto h = Kokkos::create_mirror_view(v);
@@ -509,7 +482,8 @@ void dump_case(const std::string& dir, const std::string& name, const Dist& dist
     bytes.resize(v.size() * sizeof(T));
     std::size_t k = 0;
     for (std::int64_t i = 0; i < shape[0]; ++i)
-      for (std::int64_t j = 0; j < shape[1]; ++j, ++k) std::memcpy(&bytes[k * sizeof(T)], &h(i, j), sizeof(T));
+      for (std::int64_t j = 0; j < shape[1]; ++j, ++k)
+        std::memcpy(&bytes[k * sizeof(T)], &h(i, j), sizeof(T));
   }
   std::string file = name;
   for (auto e : shape) file += "_" + std::to_string(e);
@@ -525,7 +499,10 @@ void dump_all_shapes(const std::string& dir, const std::string& name, const Dist
   const std::vector<std::vector<std::int64_t>> shapes = {
       {1}, {7}, {1001}, {3, 5}, {17, 33}, {64, 127}, {5, 1031}, {6, 9, 11, 17}};
   const std::pair<std::uint64_t, std::uint64_t> states[] = {
-      {0, 0}, {42, 4}, {67280421310721ull, (1ull << 32) - 8}, {0xFFFFFFFFFFFFFFFFull, (1ull << 40) + 12}};
+      {0, 0},
+      {42, 4},
+      {67280421310721ull, (1ull << 32) - 8},
+      {0xFFFFFFFFFFFFFFFFull, (1ull << 40) + 12}};
   for (const auto& shape : shapes) {
     for (const auto& st : states) {
       dump_case<ES, T, Kokkos::LayoutRight>(dir, name, dist, shape, st.first, st.second, files);
@@ -551,20 +528,26 @@ std::vector<std::string> dump_backend(const std::string& dir) {
   dump_all_shapes<ES, double>(dir, "log_normal_f64", I::make_log_normal<double>(1, 2, f), files);
   dump_all_shapes<ES, float>(dir, "bernoulli_f32", I::make_bernoulli<float>(0.3, f), files);
   dump_all_shapes<ES, double>(dir, "bernoulli_f64", I::make_bernoulli<double>(0.3, f), files);
-  dump_all_shapes<ES, std::int8_t>(dir, "bernoulli_i8", I::make_bernoulli<std::int8_t>(0.7, f), files);
+  dump_all_shapes<ES, std::int8_t>(dir, "bernoulli_i8", I::make_bernoulli<std::int8_t>(0.7, f),
+                                   files);
   dump_all_shapes<ES, float>(dir, "dropout_f32", I::make_dropout<float>(0.2, f), files);
   dump_all_shapes<ES, double>(dir, "dropout_f64", I::make_dropout<double>(0.2, f), files);
   dump_all_shapes<ES, std::uint32_t>(dir, "bits_u32", I::make_random_bits<std::uint32_t>(f), files);
   dump_all_shapes<ES, std::uint64_t>(dir, "bits_u64", I::make_random_bits<std::uint64_t>(f), files);
-  dump_all_shapes<ES, std::int32_t>(dir, "randint_i32", I::make_randint<std::int32_t>(-7, 1000003, f), files);
-  dump_all_shapes<ES, std::int64_t>(dir, "randint_i64", I::make_randint<std::int64_t>(-7, 1ll << 40, f), files);
+  dump_all_shapes<ES, std::int32_t>(dir, "randint_i32",
+                                    I::make_randint<std::int32_t>(-7, 1000003, f), files);
+  dump_all_shapes<ES, std::int64_t>(dir, "randint_i64",
+                                    I::make_randint<std::int64_t>(-7, 1ll << 40, f), files);
   dump_all_shapes<ES, float>(dir, "exponential_f32", I::make_exponential<float>(1.5, f), files);
   dump_all_shapes<ES, double>(dir, "exponential_f64", I::make_exponential<double>(1.5, f), files);
   dump_all_shapes<ES, float>(dir, "geometric_f32", I::make_geometric<float>(0.3, f), files);
-  dump_all_shapes<ES, std::int32_t>(dir, "geometric_i32", I::make_geometric<std::int32_t>(0.01, f), files);
+  dump_all_shapes<ES, std::int32_t>(dir, "geometric_i32", I::make_geometric<std::int32_t>(0.01, f),
+                                    files);
   dump_all_shapes<ES, double>(dir, "geometric_f64", I::make_geometric<double>(0.3, f), files);
-  dump_all_shapes<ES, float>(dir, "trunc_normal_f32", I::make_trunc_normal<float>(0, 1, -2, 2, f), files);
-  dump_all_shapes<ES, double>(dir, "trunc_normal_f64", I::make_trunc_normal<double>(0, 1, -2, 2, f), files);
+  dump_all_shapes<ES, float>(dir, "trunc_normal_f32", I::make_trunc_normal<float>(0, 1, -2, 2, f),
+                             files);
+  dump_all_shapes<ES, double>(dir, "trunc_normal_f64", I::make_trunc_normal<double>(0, 1, -2, 2, f),
+                              files);
   Kokkos::fence();
   return files;
 }

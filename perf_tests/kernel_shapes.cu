@@ -11,11 +11,11 @@
 //   (lib: only the library-functor rows; launch: instead of the kernel shapes, the library
 //   functor through Kokkos with launch bounds, back to back, inside Kokkos' loop copied
 //   into a plain kernel, not inlined, and other bodies and K through Kokkos: version 6)
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <cuda_runtime.h>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <vector>
 
 namespace I = KokkosDTensor::Impl;
@@ -34,9 +34,9 @@ __device__ __forceinline__ void store(T* dst, const T (&v)[E], bool streaming) {
 
 // Strided: item i fills blocks i + j * items, j < K.
 template <class Dist, int K, int BS, bool STREAM>
-__global__ void __launch_bounds__(BS) strided(typename Dist::value_type* out, Dist dist,
-                                              I::PhiloxKeySchedule key, unsigned nblocks,
-                                              unsigned items) {
+__global__ void __launch_bounds__(BS)
+    strided(typename Dist::value_type* out, Dist dist, I::PhiloxKeySchedule key, unsigned nblocks,
+            unsigned items) {
   using T = typename Dist::value_type;
   constexpr int E = Dist::elements_per_block;
   const unsigned item = blockIdx.x * BS + threadIdx.x;
@@ -143,7 +143,8 @@ struct Lean : I::FillRowsFunctor<T, Dist, 0, unsigned, K, true, false> {
     if (t >= this->interior_items) {
       const std::uint64_t edge = t - this->interior_items;
       if (edge == 0 ? row_start % E != 0 : row_end % E != 0 && end_whole >= first_whole)
-        this->fill_block(this->data, row_start, first_whole - 1 + edge * (end_whole + 1 - first_whole));
+        this->fill_block(this->data, row_start,
+                         first_whole - 1 + edge * (end_whole + 1 - first_whole));
       return;
     }
     const unsigned whole = end_whole > first_whole ? unsigned(end_whole - first_whole) : 0;
@@ -156,7 +157,8 @@ struct Lean : I::FillRowsFunctor<T, Dist, 0, unsigned, K, true, false> {
 #pragma unroll
       for (int j = 0; j < K; ++j)
         w[j] = Mode == 4 ? I::stream_block(this->key, t + j * stride)
-                         : I::stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * stride));
+                         : I::stream_block(this->key,
+                                           counter + static_cast<std::uint64_t>(t + j * stride));
 #pragma unroll
       for (int j = 0; j < K; ++j) {
         const unsigned b = t + j * stride;
@@ -172,21 +174,25 @@ struct Lean : I::FillRowsFunctor<T, Dist, 0, unsigned, K, true, false> {
       T values[K][E];
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        this->dist(I::stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * stride)), values[j]);
+        this->dist(I::stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * stride)),
+                   values[j]);
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        I::store_block<T, E>(base + static_cast<std::size_t>(t + j * stride) * E, values[j], aligned);
+        I::store_block<T, E>(base + static_cast<std::size_t>(t + j * stride) * E, values[j],
+                             aligned);
       return;
     }
     if (Mode == 2) {
       T values[K][E];
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        this->dist(I::stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * stride)), values[j]);
+        this->dist(I::stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * stride)),
+                   values[j]);
 #pragma unroll
       for (int j = 0; j < K; ++j)
         if (t + j * stride < whole)
-          I::store_block<T, E>(base + static_cast<std::size_t>(t + j * stride) * E, values[j], aligned);
+          I::store_block<T, E>(base + static_cast<std::size_t>(t + j * stride) * E, values[j],
+                               aligned);
       return;
     }
     I::PhiloxBlock words[K];
@@ -301,7 +307,8 @@ int main(int argc, char** argv) {
       const unsigned items = (nblocks + K - 1) / K;
       const unsigned grid = (items + BS - 1) / BS;
       cudaMemset(out, 0xff, bytes);
-      const float ms = time_it([&] { strided<Dist, K, BS, S><<<grid, BS>>>(out, dist, key, nblocks, items); });
+      const float ms =
+          time_it([&] { strided<Dist, K, BS, S><<<grid, BS>>>(out, dist, key, nblocks, items); });
       char shape[64];
       snprintf(shape, sizeof shape, "strided K=%d BS=%d%s", K, BS, S ? " cs" : "");
       report(op, shape, ms, bytes);
@@ -313,7 +320,8 @@ int main(int argc, char** argv) {
       constexpr int BS = decltype(bs_tag)::value;
       cudaMemset(out, 0xff, bytes);
       const unsigned grid = sms * blocks_per_sm;
-      const float ms = time_it([&] { gridstride<Dist, K, BS, false><<<grid, BS>>>(out, dist, key, nblocks); });
+      const float ms =
+          time_it([&] { gridstride<Dist, K, BS, false><<<grid, BS>>>(out, dist, key, nblocks); });
       char shape[64];
       snprintf(shape, sizeof shape, "grid K=%d BS=%d x%d/SM", K, BS, blocks_per_sm);
       report(op, shape, ms, bytes);
@@ -330,7 +338,8 @@ int main(int argc, char** argv) {
       first = false;
       cudaMemset(out, 0xff, bytes);
       ms = time_it([&] {
-        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, int(items)), f);
+        Kokkos::parallel_for(
+            Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, int(items)), f);
       });
       report(op, "library functor K=4, Kokkos", ms, bytes);
       check(op, "library functor Kokkos", out, elems, false);
@@ -356,13 +365,21 @@ int main(int argc, char** argv) {
       kokkos_row("Kokkos LaunchBounds<128,8>", f, items, Kokkos::LaunchBounds<128, 8>{});
       // Ten launches between the events: the GPU never waits for the host, so this is the
       // kernels' own time (the rows above include each launch's host latency).
-      row("raw 128, 10 back to back /10", [&] {
-        for (int r = 0; r < 10; ++r) raw_functor<<<(items + 127) / 128, 128>>>(f, unsigned(items));
-      }, 10);
-      row("Kokkos, 10 back to back /10", [&] {
-        for (int r = 0; r < 10; ++r)
-          Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f);
-      }, 10);
+      row(
+          "raw 128, 10 back to back /10",
+          [&] {
+            for (int r = 0; r < 10; ++r)
+              raw_functor<<<(items + 127) / 128, 128>>>(f, unsigned(items));
+          },
+          10);
+      row(
+          "Kokkos, 10 back to back /10",
+          [&] {
+            for (int r = 0; r < 10; ++r)
+              Kokkos::parallel_for(
+                  Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<int>>(0, items), f);
+          },
+          10);
       row("raw 128 with Kokkos' loop", [&] { raw_loop<<<(items + 127) / 128, 128>>>(f, items); });
       const NoInline<decltype(f)> g{f};
       row("raw 128 loop, noinline body", [&] { raw_loop<<<(items + 127) / 128, 128>>>(g, items); });
@@ -379,8 +396,8 @@ int main(int argc, char** argv) {
       kokkos_lean(std::integral_constant<int, 2>{}, "Kokkos lean 2 values first");
       kokkos_lean(std::integral_constant<int, 4>{}, "Kokkos lean 4 micro body");
       kokkos_lean(std::integral_constant<int, 5>{}, "Kokkos lean 5 micro + counter64");
-      kokkos_row("Kokkos library K=4, 64-bit counter", make_functor<Dist, 4, false>(out, dist, key, nblocks), items,
-                 NoBounds{});
+      kokkos_row("Kokkos library K=4, 64-bit counter",
+                 make_functor<Dist, 4, false>(out, dist, key, nblocks), items, NoBounds{});
       auto kokkos_k = [&](auto k_tag, const char* name) {
         const auto fk = make_functor<Dist, decltype(k_tag)::value>(out, dist, key, nblocks);
         kokkos_row(name, fk, int(fk.interior_items), NoBounds{});
@@ -388,13 +405,15 @@ int main(int argc, char** argv) {
       kokkos_k(std::integral_constant<int, 1>{}, "Kokkos library K=1");
       kokkos_k(std::integral_constant<int, 2>{}, "Kokkos library K=2");
       kokkos_k(std::integral_constant<int, 8>{}, "Kokkos library K=8");
-      row("library functor K=4, raw 256", [&] { raw_functor256<<<(items + 255) / 256, 256>>>(f, unsigned(items)); });
+      row("library functor K=4, raw 256",
+          [&] { raw_functor256<<<(items + 255) / 256, 256>>>(f, unsigned(items)); });
       return;
     }
     auto lean = [&](auto mode, const char* name) {
       using L = Lean<T, Dist, 4, decltype(mode)::value>;
       L f;
-      static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(f) = make_functor<Dist, 4, false>(out, dist, key, nblocks);
+      static_cast<I::FillRowsFunctor<T, Dist, 0, unsigned, 4, true, false>&>(f) =
+          make_functor<Dist, 4, false>(out, dist, key, nblocks);
       const unsigned items = f.interior_items;
       cudaMemset(out, 0xff, bytes);
       const float ms = time_it([&] { raw_lean<<<(items + 127) / 128, 128>>>(f, items); });
@@ -406,7 +425,8 @@ int main(int argc, char** argv) {
     lean(std::integral_constant<int, 2>{}, "lean 2 values first");
     lean(std::integral_constant<int, 4>{}, "lean 4 micro body");
     lean(std::integral_constant<int, 5>{}, "lean 5 micro body + counter64");
-    strided_case(std::integral_constant<int, 4>{}, std::integral_constant<int, 128>{}, std::false_type{});
+    strided_case(std::integral_constant<int, 4>{}, std::integral_constant<int, 128>{},
+                 std::false_type{});
     if (only_lib) return;
     strided_case(integral_constant<int, 1>{}, integral_constant<int, 128>{}, false_type{});
     strided_case(integral_constant<int, 4>{}, integral_constant<int, 128>{}, false_type{});
@@ -430,11 +450,23 @@ int main(int argc, char** argv) {
   if (want("bits")) run_all("bits_u32", I::RandomBits<std::uint32_t>{});
   if (want("uniform")) run_all("uniform", I::StandardUniform<float>{});
   if (want("from_to")) {  // what uniform_(t, 0, 1) runs (make_uniform needs the compiled library)
-    I::Uniform<float> d; d.from = 0.0f; d.range = 1.0f; d.below_to = 0x1.fffffep-1f;
+    I::Uniform<float> d;
+    d.from = 0.0f;
+    d.range = 1.0f;
+    d.below_to = 0x1.fffffep-1f;
     run_all("uniform01", d);
   }
-  if (want("bernoulli")) { I::Bernoulli<float> d; d.threshold = I::bernoulli_threshold<float>(0.5); run_all("bernoulli", d); }
-  if (want("normal")) { I::Normal<float> d; d.mean = 0.0f; d.stddev = 1.0f; run_all("normal", d); }
+  if (want("bernoulli")) {
+    I::Bernoulli<float> d;
+    d.threshold = I::bernoulli_threshold<float>(0.5);
+    run_all("bernoulli", d);
+  }
+  if (want("normal")) {
+    I::Normal<float> d;
+    d.mean = 0.0f;
+    d.stddev = 1.0f;
+    run_all("normal", d);
+  }
   if (want("f64")) {
     printf("memset 8 GiB-class for f64: %.4f ms\n", memset8_ms);
     run_all("uniform64", I::StandardUniform<double>{});

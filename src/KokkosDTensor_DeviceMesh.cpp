@@ -94,27 +94,24 @@ DeviceMesh::DeviceMesh(std::vector<int> ranks, std::vector<int> shape,
     if (product > world_size_) break;  // cannot match; avoids overflow
   }
   if (product != static_cast<std::int64_t>(ranks_.size()))
-    Impl::throw_invalid_argument(
-        mesh_function, "shape", Impl::format_value(shape_),
-        "product of the extents must equal the number of ranks (" +
-            std::to_string(ranks_.size()) + ")");
+    Impl::throw_invalid_argument(mesh_function, "shape", Impl::format_value(shape_),
+                                 "product of the extents must equal the number of ranks (" +
+                                     std::to_string(ranks_.size()) + ")");
   std::set<int> seen;
   for (int rank : ranks_) {
     if (rank < 0 || rank >= world_size_)
       Impl::throw_invalid_argument(mesh_function, "ranks", Impl::format_value(ranks_),
                                    "rank " + std::to_string(rank) + " lies outside " +
-                                       range_text(world_size_) +
-                                       " (the ranks of MPI_COMM_WORLD)");
+                                       range_text(world_size_) + " (the ranks of MPI_COMM_WORLD)");
     if (!seen.insert(rank).second)
       Impl::throw_invalid_argument(mesh_function, "ranks", Impl::format_value(ranks_),
-                                   "rank " + std::to_string(rank) +
-                                       " appears more than once");
+                                   "rank " + std::to_string(rank) + " appears more than once");
   }
   if (dim_names_.empty()) dim_names_ = default_dim_names(shape_.size());
   if (dim_names_.size() != shape_.size())
-    Impl::throw_invalid_argument(mesh_function, "dim_names", Impl::format_value(dim_names_),
-                                 "must hold one name per mesh dim (" +
-                                     std::to_string(shape_.size()) + ") or be empty");
+    Impl::throw_invalid_argument(
+        mesh_function, "dim_names", Impl::format_value(dim_names_),
+        "must hold one name per mesh dim (" + std::to_string(shape_.size()) + ") or be empty");
   std::set<std::string> seen_names;
   for (const auto& name : dim_names_) {
     if (name.empty())
@@ -180,15 +177,14 @@ std::optional<std::vector<int>> DeviceMesh::coordinate_of(int rank) const {
 int DeviceMesh::rank_at(const std::vector<int>& coordinate) const {
   const char* function = "KokkosDTensor::DeviceMesh::rank_at";
   if (static_cast<int>(coordinate.size()) != ndim())
-    Impl::throw_invalid_argument(function, "coordinate", Impl::format_value(coordinate),
-                                 "must have one entry per mesh dim (" +
-                                     std::to_string(ndim()) + ")");
+    Impl::throw_invalid_argument(
+        function, "coordinate", Impl::format_value(coordinate),
+        "must have one entry per mesh dim (" + std::to_string(ndim()) + ")");
   int position = 0;
   for (int d = 0; d < ndim(); ++d) {
     if (coordinate[d] < 0 || coordinate[d] >= shape_[d])
       Impl::throw_invalid_argument(function, "coordinate", Impl::format_value(coordinate),
-                                   "must lie inside the mesh shape " +
-                                       Impl::format_value(shape_));
+                                   "must lie inside the mesh shape " + Impl::format_value(shape_));
     position = position * shape_[d] + coordinate[d];
   }
   return ranks_[position];
@@ -244,8 +240,8 @@ DeviceMesh DeviceMesh::submesh(const std::vector<std::string>& names) const {
     dims.push_back(dim);
     sub_shape.push_back(shape_[dim]);
   }
-  return DeviceMesh(DerivedTag{}, caller_group_ranks(dims, function), std::move(sub_shape),
-                    names, communicators_);
+  return DeviceMesh(DerivedTag{}, caller_group_ranks(dims, function), std::move(sub_shape), names,
+                    communicators_);
 }
 
 DeviceMesh DeviceMesh::flatten(const std::string& name) const {
@@ -271,8 +267,8 @@ MPI_Comm DeviceMesh::mesh_comm() const {
 
 std::string DeviceMesh::to_string() const {
   return "DeviceMesh(shape=" + Impl::format_value(shape_) +
-         ", dim_names=" + Impl::format_value(dim_names_) +
-         ", ranks=" + Impl::format_value(ranks_) + ")";
+         ", dim_names=" + Impl::format_value(dim_names_) + ", ranks=" + Impl::format_value(ranks_) +
+         ")";
 }
 
 bool DeviceMesh::operator==(const DeviceMesh& other) const {

@@ -1,5 +1,5 @@
-#include <impl/KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_Generator.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 namespace KokkosDTensor {
 

@@ -1,6 +1,6 @@
-#include <impl/KokkosDTensor_Error.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
@@ -145,8 +145,8 @@ void require_mpi_usable(const char* function) {
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) {
-    Impl::throw_runtime_error(function, finalized ? "called after MPI_Finalize"
-                                                  : "called before MPI_Init");
+    Impl::throw_runtime_error(function,
+                              finalized ? "called after MPI_Finalize" : "called before MPI_Init");
   }
 }
 
@@ -164,10 +164,12 @@ void require_mpi_usable(const char* function) {
       function,
       "the DTensor RNG tracker was not seeded, so this first random op synchronises rank 0's "
       "default_generator() state over MPI_COMM_WORLD, and not every rank of MPI_COMM_WORLD "
-      "joined within " + Impl::format_value(timeout) +
+      "joined within " +
+          Impl::format_value(timeout) +
           " s. Programs whose ranks run different code (pipeline parallelism) must call "
           "KokkosDTensor::manual_seed(seed, mesh) on each SPMD group instead "
-          "(set_rng_sync_timeout() changes the timeout). " + pending + ".");
+          "(set_rng_sync_timeout() changes the timeout). " +
+          pending + ".");
 }
 
 // Rank 0's default generator state, delivered to every rank of MPI_COMM_WORLD over the
@@ -244,8 +246,8 @@ RNGState synchronise_state_over_world(const char* function) {
   throw std::runtime_error(
       "manual_seed requires the current rank to be a part of the device mesh otherwise "
       "DTensor RNG state on the rank will not be initialized and the behavior of DTensor "
-      "random ops is undefined. KokkosDTensor::manual_seed: rank " + std::to_string(rank) +
-      " of MPI_COMM_WORLD is not part of " + mesh.to_string());
+      "random ops is undefined. KokkosDTensor::manual_seed: rank " +
+      std::to_string(rank) + " of MPI_COMM_WORLD is not part of " + mesh.to_string());
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 //   mpiexec -n 4 kdt-rand --mesh 2x2 --placements S0,R --shape 7,13 --print-shards
 //
 // Options:
-//   --mesh AxB[xC...]   mesh shape; the product must equal the number of ranks (default: 1-D, all ranks)
+//   --mesh AxB[xC...]   mesh shape; the product must equal the number of ranks (default: 1-D, all
+//   ranks)
 //   --placements LIST   one of S<dim>, R, P per mesh dim, e.g. S0,R (default: R on every mesh dim)
 //   --shape A,B,...     global tensor shape, 1 to 4 dims (required)
 //   --layout right|left layout of the local Views (default right)
@@ -194,8 +195,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
   if (!options.out.empty() && options.dist.empty())
     throw UsageError("--out " + options.out + ": needs --dist (nothing to write)");
   if (!options.raw_out.empty()) {
-    if (options.dist != "bits")
-      throw UsageError("--raw-out: needs --dist bits (raw 32-bit words)");
+    if (options.dist != "bits") throw UsageError("--raw-out: needs --dist bits (raw 32-bit words)");
     if (!options.out.empty() || (options.print_shards && options.raw_out == "-"))
       throw UsageError("--raw-out: drop --out (and --print-shards when writing to stdout)");
     if (!options.repeat_given) options.repeat = 0;
@@ -265,11 +265,24 @@ void print_shards(const kdt::DTensorSpec& spec, int world_rank, int world_size) 
 
 // ---- .npy writer (format version 1.0, row-major) -------------------------------------------
 
-template <class T> const char* npy_descr();
-template <> const char* npy_descr<float>() { return "<f4"; }
-template <> const char* npy_descr<double>() { return "<f8"; }
-template <> const char* npy_descr<std::uint32_t>() { return "<u4"; }
-template <> const char* npy_descr<std::int64_t>() { return "<i8"; }
+template <class T>
+const char* npy_descr();
+template <>
+const char* npy_descr<float>() {
+  return "<f4";
+}
+template <>
+const char* npy_descr<double>() {
+  return "<f8";
+}
+template <>
+const char* npy_descr<std::uint32_t>() {
+  return "<u4";
+}
+template <>
+const char* npy_descr<std::int64_t>() {
+  return "<i8";
+}
 
 void write_npy(const std::string& path, const char* descr, const std::vector<std::int64_t>& shape,
                const void* data, std::size_t bytes) {
@@ -306,7 +319,8 @@ auto row_major_host_copy(const ViewType& view) {
   Kokkos::deep_copy(mirror, view);
   using RowMajor =
       Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  RowMajor row_major = kdt::Impl::allocate_view<RowMajor>("row_major", kdt::Impl::view_extents(view));
+  RowMajor row_major =
+      kdt::Impl::allocate_view<RowMajor>("row_major", kdt::Impl::view_extents(view));
   Kokkos::deep_copy(row_major, mirror);
   return row_major;
 }
@@ -393,7 +407,8 @@ void apply_distribution(const Options& options, const DT& tensor) {
     if (d == "normal") return kdt::normal_(tensor, param(options, 0, 0), param(options, 1, 1));
     if (d == "bernoulli") return kdt::bernoulli_(tensor, param(options, 0, 0.5));
     if (d == "exponential") return kdt::exponential_(tensor, param(options, 0, 1));
-    if (d == "log_normal") return kdt::log_normal_(tensor, param(options, 0, 1), param(options, 1, 2));
+    if (d == "log_normal")
+      return kdt::log_normal_(tensor, param(options, 0, 1), param(options, 1, 2));
     if (d == "geometric") return kdt::geometric_(tensor, required_param(options, 0, "p"));
     if (d == "trunc_normal")
       return kdt::trunc_normal_(tensor, param(options, 0, 0), param(options, 1, 1),
@@ -402,7 +417,8 @@ void apply_distribution(const Options& options, const DT& tensor) {
     if (d == "bits") return kdt::random_bits_(tensor);
   } else if constexpr (std::is_same<T, std::int64_t>::value) {
     if (d == "randint")
-      return kdt::randint_(tensor, static_cast<std::int64_t>(required_param(options, 0, "low,high")),
+      return kdt::randint_(tensor,
+                           static_cast<std::int64_t>(required_param(options, 0, "low,high")),
                            static_cast<std::int64_t>(required_param(options, 1, "low,high")));
   }
   throw UsageError("--dist " + d + " does not apply to --dtype " + options.dtype);
@@ -491,11 +507,16 @@ void run_tensor(const Options& options, const kdt::DTensorSpec& spec, int world_
 template <class T, class Layout>
 void run_with_layout(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
   switch (spec.tensor_rank()) {
-    case 1: return run_tensor<T, Layout, 1>(options, spec, world_rank);
-    case 2: return run_tensor<T, Layout, 2>(options, spec, world_rank);
-    case 3: return run_tensor<T, Layout, 3>(options, spec, world_rank);
-    case 4: return run_tensor<T, Layout, 4>(options, spec, world_rank);
-    default: throw UsageError("--shape: 1 to 4 dims are supported");
+    case 1:
+      return run_tensor<T, Layout, 1>(options, spec, world_rank);
+    case 2:
+      return run_tensor<T, Layout, 2>(options, spec, world_rank);
+    case 3:
+      return run_tensor<T, Layout, 3>(options, spec, world_rank);
+    case 4:
+      return run_tensor<T, Layout, 4>(options, spec, world_rank);
+    default:
+      throw UsageError("--shape: 1 to 4 dims are supported");
   }
 }
 

@@ -42,12 +42,12 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   KDT_COUNT_COMMUNICATION;
   return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                 int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                 int recvtag, MPI_Comm comm, MPI_Status* status) {
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status* status) {
   KDT_COUNT_COMMUNICATION;
-  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                       recvtype, source, recvtag, comm, status);
+  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                       source, recvtag, comm, status);
 }
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   KDT_COUNT_COMMUNICATION;
@@ -111,8 +111,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm) {
   KDT_COUNT_COMMUNICATION;
-  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                         comm);
+  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {

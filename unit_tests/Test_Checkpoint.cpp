@@ -24,9 +24,8 @@ using namespace TestHelpers;
 namespace {
 
 // A checkpoint written once and committed here: seed 0x0123456789abcdef, offset 2^36 + 16.
-constexpr std::array<std::uint8_t, 16> kCheckpoint = {0xef, 0xcd, 0xab, 0x89, 0x67, 0x45,
-                                                      0x23, 0x01, 0x10, 0x00, 0x00, 0x00,
-                                                      0x10, 0x00, 0x00, 0x00};
+constexpr std::array<std::uint8_t, 16> kCheckpoint = {
+    0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01, 0x10, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00};
 constexpr kdt::RNGState kCheckpointState = {0x0123456789abcdefull, (1ull << 36) + 16};
 
 constexpr std::int64_t kRows = 11, kCols = 7;  // not divisible by 2 or 4
@@ -117,9 +116,8 @@ TEST_F(Checkpoint, BytesAreSeedThenOffsetLittleEndian) {
 
 TEST_F(Checkpoint, BytesRoundTrip) {
   const std::uint64_t max = ~std::uint64_t(0);
-  for (kdt::RNGState state : {kdt::RNGState{0, 0}, kdt::RNGState{max, max - 3},
-                              kdt::RNGState{1, 4}, kdt::RNGState{0x8000000000000000ull, 1ull << 62},
-                              kCheckpointState}) {
+  for (kdt::RNGState state : {kdt::RNGState{0, 0}, kdt::RNGState{max, max - 3}, kdt::RNGState{1, 4},
+                              kdt::RNGState{0x8000000000000000ull, 1ull << 62}, kCheckpointState}) {
     const auto bytes = state.to_bytes();
     EXPECT_EQ(kdt::RNGState::from_bytes(bytes), state);
     EXPECT_EQ(kdt::RNGState::from_bytes(bytes).to_bytes(), bytes);
@@ -167,7 +165,8 @@ TEST_F(Checkpoint, TakenOnOneMeshResumedOnAnother) {
 
   // Another mesh over all ranks.
   const auto mesh_2d = kdt::init_device_mesh({n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n});
-  expect_same(on_dtensors<Kokkos::LayoutLeft>(mesh_2d, {kdt::Shard(1), kdt::Shard(0)}, bytes), want);
+  expect_same(on_dtensors<Kokkos::LayoutLeft>(mesh_2d, {kdt::Shard(1), kdt::Shard(0)}, bytes),
+              want);
 
   // A mesh of the first half of the ranks (rank count n / 2, or 1 on one rank).
   const int half = n > 1 ? n / 2 : 1;

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <KokkosDTensor_Rng.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -93,10 +93,10 @@ void check_distribution(const Dist& dist, const std::string& name) {
                     right = r;
                     left = l;
                   }
-                  EXPECT_EQ(r, right) << name << " LayoutRight on " << Space::name()
-                                      << " offset " << offset << " sub_box " << sub_box;
-                  EXPECT_EQ(l, left) << name << " LayoutLeft on " << Space::name()
-                                     << " offset " << offset << " sub_box " << sub_box;
+                  EXPECT_EQ(r, right) << name << " LayoutRight on " << Space::name() << " offset "
+                                      << offset << " sub_box " << sub_box;
+                  EXPECT_EQ(l, left) << name << " LayoutLeft on " << Space::name() << " offset "
+                                     << offset << " sub_box " << sub_box;
                 }(spaces),
                 ...);
           },
@@ -120,7 +120,8 @@ TEST(CrossBackend, NormalFamily) {
   check_distribution<double>(kdt::Impl::make_normal<double>(0.5, 2, f), "normal f64");
   check_distribution<float>(kdt::Impl::make_log_normal<float>(1, 2, f), "log_normal f32");
   check_distribution<double>(kdt::Impl::make_log_normal<double>(1, 2, f), "log_normal f64");
-  check_distribution<float>(kdt::Impl::make_trunc_normal<float>(0, 1, -2, 2, f), "trunc_normal f32");
+  check_distribution<float>(kdt::Impl::make_trunc_normal<float>(0, 1, -2, 2, f),
+                            "trunc_normal f32");
   check_distribution<double>(kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, f),
                              "trunc_normal f64");
 }
@@ -136,7 +137,8 @@ TEST(CrossBackend, BernoulliAndDropout) {
 TEST(CrossBackend, Integers) {
   check_distribution<std::uint32_t>(kdt::Impl::make_random_bits<std::uint32_t>(f), "bits u32");
   check_distribution<std::uint64_t>(kdt::Impl::make_random_bits<std::uint64_t>(f), "bits u64");
-  check_distribution<std::int32_t>(kdt::Impl::make_randint<std::int32_t>(-7, 1000, f), "randint i32");
+  check_distribution<std::int32_t>(kdt::Impl::make_randint<std::int32_t>(-7, 1000, f),
+                                   "randint i32");
   check_distribution<std::int64_t>(
       kdt::Impl::make_randint<std::int64_t>(-(std::int64_t(1) << 40), 1000, f), "randint i64");
 }

@@ -46,7 +46,8 @@ void for_each_index(const Shape& shape, Function&& f) {
 }
 
 // Row-major linear index of `offset + index` in `global_shape`.
-std::int64_t global_linear(const Shape& global_shape, const Shape& offset, const std::int64_t* index) {
+std::int64_t global_linear(const Shape& global_shape, const Shape& offset,
+                           const std::int64_t* index) {
   std::int64_t linear = 0;
   for (std::size_t d = 0; d < global_shape.size(); ++d)
     linear = linear * global_shape[d] + offset[d] + index[d];
@@ -100,9 +101,8 @@ int check_round_trips(const Shape& global_shape) {
         EXPECT_TRUE(t.is_allocated());
         EXPECT_EQ(t.global_shape(), global_shape);
         EXPECT_EQ(t.placements(), placements);
-        const auto expected =
-            kdt::local_shape_and_global_offset(global_shape, mesh_shape, placements,
-                                               *mesh.coordinate());
+        const auto expected = kdt::local_shape_and_global_offset(global_shape, mesh_shape,
+                                                                 placements, *mesh.coordinate());
         EXPECT_EQ(t.local_shape(), expected.local_shape);
         EXPECT_EQ(t.global_offset(), expected.global_offset);
         EXPECT_EQ(kdt::Impl::view_extents(t.local()), expected.local_shape);
@@ -116,8 +116,8 @@ int check_round_trips(const Shape& global_shape) {
         int wrong = 0;
         for_each_index(expected.local_shape, [&](const std::int64_t* index) {
           using value_type = typename view_type::value_type;
-          value_type want = holds_value ? static_cast<value_type>(value_at(
-                                              global_linear(global_shape, t.global_offset(), index)))
+          value_type want = holds_value ? static_cast<value_type>(value_at(global_linear(
+                                              global_shape, t.global_offset(), index)))
                                         : value_type(0);
           if (kdt::Impl::host_element(local_host, index) != want) ++wrong;
         });
@@ -165,7 +165,7 @@ TEST(DTensor, LocalShardsFilledFromTheirOffsetsAssembleTheGlobalTensor) {
     for (const auto& placements : placement_lists(2, 2, true)) {
       if (kdt::is_partial(placements[0]) || kdt::is_partial(placements[1])) continue;
       kdt::DTensor<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> t("t", mesh, global_shape,
-                                                                     placements);
+                                                                      placements);
       auto local = t.local();
       for_each_index(t.local_shape(), [&](const std::int64_t* index) {
         kdt::Impl::host_element(local, index) =
@@ -191,7 +191,8 @@ TEST(DTensor, FullTensorIsIdenticalOnEveryRank) {
       // Rank-dependent local data: replicas disagree on purpose, full_tensor must pick
       // the same data everywhere.
       for_each_index(t.local_shape(), [&](const std::int64_t* index) {
-        local(index[0], index[1]) = static_cast<float>(world_rank() * 100 + index[0] * 7 + index[1]);
+        local(index[0], index[1]) =
+            static_cast<float>(world_rank() * 100 + index[0] * 7 + index[1]);
       });
       auto full = t.full_tensor();
       std::uint64_t hash = hash_of(full, {6, 7});
@@ -222,7 +223,8 @@ TEST(DTensor, RankZeroTensor) {
   auto mesh = kdt::init_device_mesh({world_size()});
   Kokkos::View<double, Kokkos::HostSpace> scalar("scalar");
   Kokkos::deep_copy(scalar, 3.5);
-  auto t = kdt::distribute_tensor<kdt::DTensor<double, Kokkos::HostSpace>>(scalar, mesh, {kdt::Replicate()});
+  auto t = kdt::distribute_tensor<kdt::DTensor<double, Kokkos::HostSpace>>(scalar, mesh,
+                                                                           {kdt::Replicate()});
   EXPECT_EQ(t.local()(), 3.5);
   EXPECT_EQ(t.full_tensor()(), 3.5);
 }
@@ -230,7 +232,7 @@ TEST(DTensor, RankZeroTensor) {
 TEST(DTensor, DeferredAllocation) {
   auto mesh = kdt::init_device_mesh({world_size()});
   kdt::DTensor<double**, Kokkos::HostSpace> t("w", mesh, {10, 3}, {kdt::Shard(0)},
-                                            kdt::deferred_allocation);
+                                              kdt::deferred_allocation);
   EXPECT_FALSE(t.is_allocated());
   EXPECT_EQ(t.local().data(), nullptr);
   EXPECT_EQ(t.label(), "w");
@@ -259,7 +261,8 @@ TEST(DTensor, WrapsAnExistingLocalView) {
   Kokkos::View<int**, Kokkos::HostSpace> bad("bad", 2, 3);
   EXPECT_EQ(error_message([&] { kdt::DTensor<int**, Kokkos::HostSpace>(bad, spec); }),
             "invalid_argument: KokkosDTensor::DTensor: argument 'local' = [2, 3]: extents must "
-            "equal the local shape [2, 2] of " + spec.to_string());
+            "equal the local shape [2, 2] of " +
+                spec.to_string());
 }
 
 TEST(DTensor, RanksOutsideTheMeshHoldNothingAndDoNotHang) {
@@ -267,7 +270,8 @@ TEST(DTensor, RanksOutsideTheMeshHoldNothingAndDoNotHang) {
   kdt::DTensor<double**> t("t", rank0_only, {4, 3}, {kdt::Replicate()});
   Kokkos::View<double**, Kokkos::HostSpace> global("g", 4, 3);
   Kokkos::deep_copy(global, 2.0);
-  auto d = kdt::distribute_tensor<kdt::DTensor<double**, Kokkos::HostSpace>>(global, rank0_only, {kdt::Shard(0)});
+  auto d = kdt::distribute_tensor<kdt::DTensor<double**, Kokkos::HostSpace>>(global, rank0_only,
+                                                                             {kdt::Shard(0)});
   if (world_rank() == 0) {
     EXPECT_EQ(t.local().extent(0), 4u);
     EXPECT_EQ(d.full_tensor()(3, 2), 2.0);  // collective over rank 0 alone

@@ -244,19 +244,26 @@ TEST(DeviceMesh, BadInputsNameTheArgumentAndValue) {
   EXPECT_EQ(error_message([] { kdt::DeviceMesh({}, {0}); }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'shape' = [0]: every extent "
             "must be at least 1");
-  EXPECT_EQ(error_message([] { kdt::DeviceMesh({0, 0}, {2}); }),
+  EXPECT_EQ(error_message([] {
+              kdt::DeviceMesh({0, 0}, {2});
+            }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'ranks' = [0, 0]: rank 0 "
             "appears more than once");
   EXPECT_EQ(error_message([&] { kdt::DeviceMesh({world_size()}, {1}); }),
-            "invalid_argument: KokkosDTensor::DeviceMesh: argument 'ranks' = [" + n +
-                "]: rank " + n + " lies outside [0, " + n + ") (the ranks of MPI_COMM_WORLD)");
+            "invalid_argument: KokkosDTensor::DeviceMesh: argument 'ranks' = [" + n + "]: rank " +
+                n + " lies outside [0, " + n + ") (the ranks of MPI_COMM_WORLD)");
   EXPECT_EQ(error_message([] { kdt::DeviceMesh({-1}, {1}); }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'ranks' = [-1]: rank -1 "
-            "lies outside [0, " + n + ") (the ranks of MPI_COMM_WORLD)");
-  EXPECT_EQ(error_message([] { kdt::DeviceMesh({0}, {1}, {"a", "b"}); }),
+            "lies outside [0, " +
+                n + ") (the ranks of MPI_COMM_WORLD)");
+  EXPECT_EQ(error_message([] {
+              kdt::DeviceMesh({0}, {1}, {"a", "b"});
+            }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'dim_names' = [\"a\", "
             "\"b\"]: must hold one name per mesh dim (1) or be empty");
-  EXPECT_EQ(error_message([&] { kdt::init_device_mesh({world_size(), 1}, {"a", "a"}); }),
+  EXPECT_EQ(error_message([&] {
+              kdt::init_device_mesh({world_size(), 1}, {"a", "a"});
+            }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'dim_names' = [\"a\", "
             "\"a\"]: name \"a\" appears more than once");
   EXPECT_EQ(error_message([&] { kdt::init_device_mesh({world_size() + 1}); }),
@@ -267,15 +274,19 @@ TEST(DeviceMesh, BadInputsNameTheArgumentAndValue) {
   auto mesh = kdt::init_device_mesh({world_size(), 1}, {"dp", "tp"});
   EXPECT_EQ(error_message([&] { mesh["pp"]; }),
             "invalid_argument: KokkosDTensor::DeviceMesh: argument 'name' = \"pp\": is not a "
-            "dim of " + mesh.to_string());
+            "dim of " +
+                mesh.to_string());
   EXPECT_THROW(mesh.submesh({"dp", "pp"}), std::invalid_argument);
   EXPECT_THROW(mesh.local_rank("pp"), std::invalid_argument);
-  EXPECT_EQ(error_message([&] { mesh.submesh({"dp", "dp"}); }),
+  EXPECT_EQ(error_message([&] {
+              mesh.submesh({"dp", "dp"});
+            }),
             "invalid_argument: KokkosDTensor::DeviceMesh::submesh: argument 'names' = "
             "[\"dp\", \"dp\"]: name \"dp\" appears more than once");
   EXPECT_EQ(error_message([&] { mesh.size(2); }),
             "invalid_argument: KokkosDTensor::DeviceMesh::size: argument 'dim' = 2: must lie "
-            "in [0, 2) for " + mesh.to_string());
+            "in [0, 2) for " +
+                mesh.to_string());
   EXPECT_THROW(mesh.comm(-1), std::invalid_argument);
   EXPECT_THROW(mesh.local_rank(2), std::invalid_argument);
   EXPECT_THROW(mesh.rank_at({0}), std::invalid_argument);

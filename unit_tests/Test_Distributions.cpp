@@ -9,12 +9,12 @@
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_Rng.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <map>
 #include <vector>
 

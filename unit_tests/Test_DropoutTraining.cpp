@@ -81,7 +81,8 @@ TEST(DropoutTraining, BadArgumentsNameThemselves) {
     kdt::dropout_backward_(grad, 1.5, kdt::RNGState{1, 0});
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "KokkosDTensor::dropout_backward_: argument 'p' = 1.5: must lie in [0, 1]");
+    EXPECT_EQ(std::string(e.what()),
+              "KokkosDTensor::dropout_backward_: argument 'p' = 1.5: must lie in [0, 1]");
   }
   try {
     kdt::dropout_mask_(grad, 0.5, kdt::RNGState{1, 6});

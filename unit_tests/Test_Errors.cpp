@@ -69,19 +69,26 @@ constexpr std::uint64_t kMaxWord = std::numeric_limits<std::uint64_t>::max();
 TEST(Errors, MeshShapeNotMatchingRankCount) {
   const int n = world_size();
   const std::string shape = "[" + std::to_string(n + 1) + "]";
-  expect_error<std::invalid_argument>([&] { kdt::init_device_mesh({n + 1}); },
-                                      {"KokkosDTensor::init_device_mesh", "argument 'shape' = " +
-                                                                               shape,
-                                       "(" + std::to_string(n) + ")"});
-  expect_error<std::invalid_argument>([&] { kdt::init_device_mesh({n, 2}); },
-                                      {"argument 'shape' = [" + std::to_string(n) + ", 2]"});
-  expect_error<std::invalid_argument>([&] { kdt::DeviceMesh(all_ranks(), {n, 2}); },
-                                      {"KokkosDTensor::DeviceMesh",
-                                       "argument 'shape' = [" + std::to_string(n) + ", 2]",
-                                       "number of ranks (" + std::to_string(n) + ")"});
-  expect_error<std::invalid_argument>([&] { kdt::DeviceMesh(all_ranks(), {n, 0}); },
-                                      {"argument 'shape' = [" + std::to_string(n) + ", 0]",
-                                       "at least 1"});
+  expect_error<std::invalid_argument>(
+      [&] { kdt::init_device_mesh({n + 1}); },
+      {"KokkosDTensor::init_device_mesh", "argument 'shape' = " + shape,
+       "(" + std::to_string(n) + ")"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        kdt::init_device_mesh({n, 2});
+      },
+      {"argument 'shape' = [" + std::to_string(n) + ", 2]"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        kdt::DeviceMesh(all_ranks(), {n, 2});
+      },
+      {"KokkosDTensor::DeviceMesh", "argument 'shape' = [" + std::to_string(n) + ", 2]",
+       "number of ranks (" + std::to_string(n) + ")"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        kdt::DeviceMesh(all_ranks(), {n, 0});
+      },
+      {"argument 'shape' = [" + std::to_string(n) + ", 0]", "at least 1"});
   expect_error<std::invalid_argument>([&] { kdt::DeviceMesh(all_ranks(), {}); },
                                       {"argument 'shape' = []"});
   expect_error<std::invalid_argument>([&] { kdt::init_device_mesh({}); },
@@ -89,12 +96,17 @@ TEST(Errors, MeshShapeNotMatchingRankCount) {
 }
 
 TEST(Errors, MeshDuplicateRanks) {
-  expect_error<std::invalid_argument>([] { kdt::DeviceMesh({0, 0}, {2}); },
-                                      {"KokkosDTensor::DeviceMesh", "argument 'ranks' = [0, 0]",
-                                       "rank 0 appears more than once"});
+  expect_error<std::invalid_argument>(
+      [] {
+        kdt::DeviceMesh({0, 0}, {2});
+      },
+      {"KokkosDTensor::DeviceMesh", "argument 'ranks' = [0, 0]", "rank 0 appears more than once"});
   if (world_size() >= 2)
-    expect_error<std::invalid_argument>([] { kdt::DeviceMesh({1, 0, 1, 0}, {2, 2}); },
-                                        {"argument 'ranks' = [1, 0, 1, 0]", "rank 1 appears"});
+    expect_error<std::invalid_argument>(
+        [] {
+          kdt::DeviceMesh({1, 0, 1, 0}, {2, 2});
+        },
+        {"argument 'ranks' = [1, 0, 1, 0]", "rank 1 appears"});
 }
 
 TEST(Errors, MeshOutOfRangeRanks) {
@@ -110,29 +122,37 @@ TEST(Errors, MeshOutOfRangeRanks) {
 TEST(Errors, MeshUnknownDimName) {
   const auto mesh = kdt::init_device_mesh({world_size(), 1}, {"dp", "tp"});
   for (auto call : std::vector<std::function<void()>>{
-           [&] { mesh["pp"]; }, [&] { mesh.submesh({"dp", "pp"}); },
-           [&] { mesh.local_rank("pp"); }, [&] { mesh.comm("pp"); },
-           [&] { mesh.dim_index("pp"); }})
-    expect_error<std::invalid_argument>(call, {"argument 'name' = \"pp\"", "is not a dim of",
-                                               "dim_names=[\"dp\", \"tp\"]"});
-  expect_error<std::invalid_argument>([&] { mesh.size(2); },
-                                      {"KokkosDTensor::DeviceMesh::size", "argument 'dim' = 2",
-                                       "[0, 2)"});
+           [&] { mesh["pp"]; },
+           [&] {
+             mesh.submesh({"dp", "pp"});
+           },
+           [&] { mesh.local_rank("pp"); }, [&] { mesh.comm("pp"); }, [&] { mesh.dim_index("pp"); }})
+    expect_error<std::invalid_argument>(
+        call, {"argument 'name' = \"pp\"", "is not a dim of", "dim_names=[\"dp\", \"tp\"]"});
+  expect_error<std::invalid_argument>(
+      [&] { mesh.size(2); }, {"KokkosDTensor::DeviceMesh::size", "argument 'dim' = 2", "[0, 2)"});
   expect_error<std::invalid_argument>([&] { mesh.local_rank(-1); }, {"argument 'dim' = -1"});
 }
 
 TEST(Errors, MeshDuplicateOrBadDimNames) {
   const int n = world_size();
   expect_error<std::invalid_argument>(
-      [&] { kdt::init_device_mesh({n, 1}, {"tp", "tp"}); },
+      [&] {
+        kdt::init_device_mesh({n, 1}, {"tp", "tp"});
+      },
       {"argument 'dim_names' = [\"tp\", \"tp\"]", "name \"tp\" appears more than once"});
-  expect_error<std::invalid_argument>([&] { kdt::init_device_mesh({n, 1}, {"tp"}); },
-                                      {"argument 'dim_names' = [\"tp\"]", "one name per mesh dim"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        kdt::init_device_mesh({n, 1}, {"tp"});
+      },
+      {"argument 'dim_names' = [\"tp\"]", "one name per mesh dim"});
   expect_error<std::invalid_argument>([&] { kdt::init_device_mesh({n}, {""}); },
                                       {"argument 'dim_names' = [\"\"]", "must not be empty"});
   const auto mesh = kdt::init_device_mesh({n, 1}, {"dp", "tp"});
   expect_error<std::invalid_argument>(
-      [&] { mesh.submesh({"tp", "tp"}); },
+      [&] {
+        mesh.submesh({"tp", "tp"});
+      },
       {"KokkosDTensor::DeviceMesh::submesh", "argument 'names' = [\"tp\", \"tp\"]",
        "appears more than once"});
   expect_error<std::invalid_argument>([&] { mesh.submesh({}); }, {"argument 'names' = []"});
@@ -145,11 +165,15 @@ TEST(Errors, MeshDuplicateOrBadDimNames) {
 TEST(Errors, ShardDimOutOfRange) {
   const auto mesh = kdt::init_device_mesh({world_size()});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensorSpec(mesh, {kdt::Shard(2)}, {4, 5}); },
+      [&] {
+        kdt::DTensorSpec(mesh, {kdt::Shard(2)}, {4, 5});
+      },
       {"KokkosDTensor::DTensorSpec", "argument 'placements' = [S2]",
        "shard dim 2 lies outside [0, 2)"});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensor<float**> t("t", mesh, {4, 5}, {kdt::Shard(-1)}); },
+      [&] {
+        kdt::DTensor<float**> t("t", mesh, {4, 5}, {kdt::Shard(-1)});
+      },
       {"argument 'placements' = [S-1]", "shard dim -1"});
   expect_error<std::invalid_argument>(
       [&] { kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(1)}, {0}); },
@@ -162,7 +186,9 @@ TEST(Errors, ShardDimOutOfRange) {
 TEST(Errors, PlacementsCountNotMeshNdim) {
   const auto mesh = kdt::init_device_mesh({world_size(), 1});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensorSpec(mesh, {kdt::Shard(0)}, {4, 5}); },
+      [&] {
+        kdt::DTensorSpec(mesh, {kdt::Shard(0)}, {4, 5});
+      },
       {"argument 'placements' = [S0]", "one placement per mesh dim (2)"});
   expect_error<std::invalid_argument>(
       [&] {
@@ -171,14 +197,18 @@ TEST(Errors, PlacementsCountNotMeshNdim) {
       },
       {"argument 'placements' = [S0, R, R]", "(2)"});
   expect_error<std::invalid_argument>(
-      [&] { kdt::local_shape_and_global_offset({4}, {2, 2}, {kdt::Shard(0)}, {0, 0}); },
+      [&] {
+        kdt::local_shape_and_global_offset({4}, {2, 2}, {kdt::Shard(0)}, {0, 0});
+      },
       {"argument 'placements' = [S0]", "(2)"});
 }
 
 TEST(Errors, NegativeExtentsAndBadCoordinate) {
   const auto mesh = kdt::init_device_mesh({world_size()});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensorSpec(mesh, {kdt::Replicate()}, {-1, 3}); },
+      [&] {
+        kdt::DTensorSpec(mesh, {kdt::Replicate()}, {-1, 3});
+      },
       {"argument 'global_shape' = [-1, 3]", "must not be negative"});
   expect_error<std::invalid_argument>(
       [&] { kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(0)}, {2}); },
@@ -197,24 +227,31 @@ TEST(Errors, NegativeExtentsAndBadCoordinate) {
 TEST(Errors, HugeExtents) {
   const auto mesh = kdt::init_device_mesh({world_size()});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensorSpec(mesh, {kdt::Replicate()}, {1ll << 40, 1ll << 40}); },
+      [&] {
+        kdt::DTensorSpec(mesh, {kdt::Replicate()}, {1ll << 40, 1ll << 40});
+      },
       {"KokkosDTensor::DTensorSpec", "argument 'global_shape' = [1099511627776, 1099511627776]",
        "2^63 - 1"});
   expect_error<std::invalid_argument>(
-      [&] { kdt::DTensor<float**> t("t", mesh, {1ll << 40, 1ll << 40}, {kdt::Shard(0)}); },
+      [&] {
+        kdt::DTensor<float**> t("t", mesh, {1ll << 40, 1ll << 40}, {kdt::Shard(0)});
+      },
       {"argument 'global_shape' = [1099511627776, 1099511627776]"});
   const std::int64_t max = std::numeric_limits<std::int64_t>::max();
-  const auto last = kdt::local_shape_and_global_offset({max}, {2, 3}, {kdt::Shard(0), kdt::Shard(0)}, {1, 2});
+  const auto last =
+      kdt::local_shape_and_global_offset({max}, {2, 3}, {kdt::Shard(0), kdt::Shard(0)}, {1, 2});
   // chunk 2^62 at coordinate 1, then 2^62 - 1 elements over 3: chunks of 1537228672809129301.
-  EXPECT_EQ(last.global_offset, (std::vector<std::int64_t>{(1ll << 62) + 2 * 1537228672809129301ll}));
-  EXPECT_EQ(last.local_shape, (std::vector<std::int64_t>{(1ll << 62) - 1 - 2 * 1537228672809129301ll}));
+  EXPECT_EQ(last.global_offset,
+            (std::vector<std::int64_t>{(1ll << 62) + 2 * 1537228672809129301ll}));
+  EXPECT_EQ(last.local_shape,
+            (std::vector<std::int64_t>{(1ll << 62) - 1 - 2 * 1537228672809129301ll}));
 }
 
 TEST(Errors, PlacementParser) {
   for (const std::string text : {"", "S0,", "X", "S", "S-1", "s0", "S0,R,Q", " R", "S1x"}) {
-    expect_error<std::invalid_argument>([&] { kdt::parse_placements(text); },
-                                        {"KokkosDTensor::parse_placements",
-                                         "argument 'text' = \"" + text + "\"", "token"});
+    expect_error<std::invalid_argument>(
+        [&] { kdt::parse_placements(text); },
+        {"KokkosDTensor::parse_placements", "argument 'text' = \"" + text + "\"", "token"});
   }
   expect_error<std::invalid_argument>([] { kdt::parse_placements("S99999999"); },
                                       {"argument 'text' = \"S99999999\"", "too large"});
@@ -258,8 +295,7 @@ void expect_sentinel(const Kokkos::View<T*>& v) {
 // the exception type, the message parts and that state and data did not change.
 template <class Expected, class T, class Op>
 void expect_random_op_error(const Op& op, const std::vector<std::string>& parts,
-                            kdt::RNGState state = {kSeed, 40},
-                            bool check_local_region = true) {
+                            kdt::RNGState state = {kSeed, 40}, bool check_local_region = true) {
   const int n = world_size();
   const auto mesh = kdt::init_device_mesh({n});
   const std::int64_t global = 4 * n + 3;
@@ -405,23 +441,27 @@ TEST(Errors, OffsetOverflowOfCounterSpace) {
 TEST(Errors, OffsetNotMultipleOfFour) {
   kdt::Generator gen(5);
   gen.set_state({5, 8});
-  expect_error<std::invalid_argument>([&] { gen.set_state({6, 6}); },
-                                      {"KokkosDTensor::Generator::set_state",
-                                       "argument 'state.offset' = 6", "multiple of 4"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        gen.set_state({6, 6});
+      },
+      {"KokkosDTensor::Generator::set_state", "argument 'state.offset' = 6", "multiple of 4"});
   EXPECT_EQ(gen.get_state(), (kdt::RNGState{5, 8}));
 
   const auto mesh = kdt::init_device_mesh({world_size()});
   kdt::manual_seed(7, mesh);
   kdt::rng_tracker()->set_rng_state({7, 12});
-  expect_error<std::invalid_argument>([&] { kdt::rng_tracker()->set_rng_state({8, 13}); },
-                                      {"KokkosDTensor::RNGTracker::set_rng_state",
-                                       "argument 'state.offset' = 13"});
+  expect_error<std::invalid_argument>(
+      [&] {
+        kdt::rng_tracker()->set_rng_state({8, 13});
+      },
+      {"KokkosDTensor::RNGTracker::set_rng_state", "argument 'state.offset' = 13"});
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{7, 12}));
 
   std::array<std::uint8_t, 16> bytes = kdt::RNGState{1, 2}.to_bytes();
-  expect_error<std::invalid_argument>([&] { kdt::RNGState::from_bytes(bytes); },
-                                      {"KokkosDTensor::RNGState::from_bytes",
-                                       "argument 'offset' = 2", "multiple of 4"});
+  expect_error<std::invalid_argument>(
+      [&] { kdt::RNGState::from_bytes(bytes); },
+      {"KokkosDTensor::RNGState::from_bytes", "argument 'offset' = 2", "multiple of 4"});
   expect_error<std::invalid_argument>([&] { kdt::RNGState::from_bytes(bytes.data(), 15); },
                                       {"argument 'size' = 15", "must be 16"});
   expect_error<std::invalid_argument>([&] { kdt::RNGState::from_bytes(nullptr, 16); },
@@ -467,9 +507,11 @@ TEST(Errors, ManualSeedOutsideMesh) {
     kdt::manual_seed(4, first_only);
     EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{4, 0}));
   } else {
-    const std::string message = message_of<std::runtime_error>([&] { kdt::manual_seed(4, first_only); });
-    EXPECT_EQ(message.rfind("manual_seed requires the current rank to be a part of the device mesh", 0),
-              0u)
+    const std::string message =
+        message_of<std::runtime_error>([&] { kdt::manual_seed(4, first_only); });
+    EXPECT_EQ(
+        message.rfind("manual_seed requires the current rank to be a part of the device mesh", 0),
+        0u)
         << message;
     expect_contains(message, {"rank " + std::to_string(world_rank()), "[0]"});
     EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{3, 16}));

@@ -37,7 +37,8 @@ void expect_after_finalize_error(const std::string& name, F&& op, const char* fu
     const std::string message = e.what();
     check(typeid(e) == typeid(std::runtime_error), name + ": wrong type: " + message);
     check(message.find(function) != std::string::npos, name + ": no function name: " + message);
-    check(message.find("MPI_Finalize") != std::string::npos, name + ": no MPI_Finalize: " + message);
+    check(message.find("MPI_Finalize") != std::string::npos,
+          name + ": no MPI_Finalize: " + message);
   } catch (const std::exception& e) {
     check(false, name + ": wrong exception: " + e.what());
   }
@@ -70,16 +71,16 @@ int main(int argc, char* argv[]) {
 
     MPI_Finalize();
 
-    expect_after_finalize_error("uniform_ with the tracker", [&] { kdt::uniform_(t); },
-                                "KokkosDTensor::uniform_");
-    expect_after_finalize_error("dropout_ with the tracker", [&] { kdt::dropout_(t, 0.25); },
-                                "KokkosDTensor::dropout_");
+    expect_after_finalize_error(
+        "uniform_ with the tracker", [&] { kdt::uniform_(t); }, "KokkosDTensor::uniform_");
+    expect_after_finalize_error(
+        "dropout_ with the tracker", [&] { kdt::dropout_(t, 0.25); }, "KokkosDTensor::dropout_");
     check(kdt::rng_tracker()->get_rng_state() == before, "tracker state unchanged");
     check(all_equal(t.local(), 42.0f), "data unchanged");
     // Without a tracker the first op would synchronise over WORLD: refused as well.
     kdt::reset_rng_tracker();
-    expect_after_finalize_error("normal_ without a tracker", [&] { kdt::normal_(t); },
-                                "KokkosDTensor::normal_");
+    expect_after_finalize_error(
+        "normal_ without a tracker", [&] { kdt::normal_(t); }, "KokkosDTensor::normal_");
     check(kdt::rng_tracker() == nullptr, "no tracker created");
     check(all_equal(t.local(), 42.0f), "data unchanged without a tracker");
   }

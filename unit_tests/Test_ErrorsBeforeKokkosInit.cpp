@@ -78,11 +78,14 @@ int main(int argc, char* argv[]) {
                            {"KokkosDTensor::normal_", "Kokkos::initialize"});
       expect_runtime_error(w + ", View, Generator", [&] { kdt::bernoulli_(v, 0.5, gen); },
                            {"KokkosDTensor::bernoulli_", "Kokkos::initialize"});
-      expect_runtime_error(w + ", View, default generator", [&] { kdt::random_bits_(
-                               Kokkos::View<std::uint32_t*, Kokkos::HostSpace,
-                                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                   reinterpret_cast<std::uint32_t*>(plain.data()), 4)); },
-                           {"KokkosDTensor::random_bits_", "Kokkos::initialize"});
+      expect_runtime_error(
+          w + ", View, default generator",
+          [&] {
+            kdt::random_bits_(Kokkos::View<std::uint32_t*, Kokkos::HostSpace,
+                                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                reinterpret_cast<std::uint32_t*>(plain.data()), 4));
+          },
+          {"KokkosDTensor::random_bits_", "Kokkos::initialize"});
       check(kdt::rng_tracker()->get_rng_state() == kdt::RNGState{5, 8}, w + ": tracker state");
       check(gen.get_state() == kdt::RNGState{6, 0}, w + ": generator state");
       check(kdt::default_generator().get_state() == default_state, w + ": default generator");
@@ -92,7 +95,8 @@ int main(int argc, char* argv[]) {
         Kokkos::initialize(argc, argv);
         kdt::uniform_(t);
         Kokkos::fence();
-        check(kdt::rng_tracker()->get_rng_state() == kdt::RNGState{5, static_cast<std::uint64_t>(8 + 8 * size)},
+        check(kdt::rng_tracker()->get_rng_state() ==
+                  kdt::RNGState{5, static_cast<std::uint64_t>(8 + 8 * size)},
               "op after Kokkos::initialize advances the state");
         check(!all_sentinel(shard), "op after Kokkos::initialize fills the shard");
         for (float& x : shard) x = 42.0f;

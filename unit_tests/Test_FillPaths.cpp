@@ -10,12 +10,12 @@
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_Rng.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <type_traits>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstring>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kdt = KokkosDTensor;
@@ -53,10 +53,12 @@ std::vector<unsigned char> bytes_of(const View& v) {
   out.resize(n * sizeof(T));
   std::size_t k = 0;
   if constexpr (View::rank == 1) {
-    for (std::size_t i = 0; i < v.extent(0); ++i, ++k) std::memcpy(&out[k * sizeof(T)], &h(i), sizeof(T));
+    for (std::size_t i = 0; i < v.extent(0); ++i, ++k)
+      std::memcpy(&out[k * sizeof(T)], &h(i), sizeof(T));
   } else if constexpr (View::rank == 2) {
     for (std::size_t i = 0; i < v.extent(0); ++i)
-      for (std::size_t j = 0; j < v.extent(1); ++j, ++k) std::memcpy(&out[k * sizeof(T)], &h(i, j), sizeof(T));
+      for (std::size_t j = 0; j < v.extent(1); ++j, ++k)
+        std::memcpy(&out[k * sizeof(T)], &h(i, j), sizeof(T));
   } else {
     for (std::size_t i = 0; i < v.extent(0); ++i)
       for (std::size_t j = 0; j < v.extent(1); ++j)
@@ -118,7 +120,8 @@ void check_all_boxes_1d(Maker make, const char* name) {
 
 template <class T, class Layout, class Maker>
 void check_all_boxes_2d(Maker make, const char* name) {
-  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5}, {7, 1}, {5, 9}, {4, 8}, {9, 1030}, {33, 4}};
+  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5},    {7, 1},
+                                    {5, 9}, {4, 8}, {9, 1030}, {33, 4}};
   for (auto& g : shapes) {
     for (std::int64_t o0 : {0, 1}) {
       for (std::int64_t o1 : {0, 1, 2, 3}) {
@@ -178,8 +181,10 @@ void check_everything(Maker make, const char* name) {
 
 TEST(FillPaths, Uniform) {
   check_everything<float>([] { return kdt::Impl::make_uniform<float>(0, 1, "t"); }, "uniform f32");
-  check_everything<float>([] { return kdt::Impl::make_uniform<float>(-2, 3, "t"); }, "uniform f32 -2..3");
-  check_everything<double>([] { return kdt::Impl::make_uniform<double>(0, 1, "t"); }, "uniform f64");
+  check_everything<float>([] { return kdt::Impl::make_uniform<float>(-2, 3, "t"); },
+                          "uniform f32 -2..3");
+  check_everything<double>([] { return kdt::Impl::make_uniform<double>(0, 1, "t"); },
+                           "uniform f64");
 }
 
 TEST(FillPaths, Normal) {
@@ -188,25 +193,36 @@ TEST(FillPaths, Normal) {
 }
 
 TEST(FillPaths, BernoulliDropoutBitsRandint) {
-  check_everything<float>([] { return kdt::Impl::make_bernoulli<float>(0.3, "t"); }, "bernoulli f32");
-  check_everything<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); }, "bernoulli i8");
+  check_everything<float>([] { return kdt::Impl::make_bernoulli<float>(0.3, "t"); },
+                          "bernoulli f32");
+  check_everything<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); },
+                                "bernoulli i8");
   check_everything<float>([] { return kdt::Impl::make_dropout<float>(0.25, "t"); }, "dropout f32");
-  check_everything<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); }, "dropout f64");
+  check_everything<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); },
+                           "dropout f64");
   // p = 0 and p = 1 (threshold 2^32: every word succeeds) take their own branch in the AVX2
   // transforms.
   for (double p : {0.0, 1.0}) {
-    check_everything<float>([p] { return kdt::Impl::make_bernoulli<float>(p, "t"); }, "bernoulli f32 p=0/1");
-    check_everything<float>([p] { return kdt::Impl::make_dropout<float>(p, "t"); }, "dropout f32 p=0/1");
+    check_everything<float>([p] { return kdt::Impl::make_bernoulli<float>(p, "t"); },
+                            "bernoulli f32 p=0/1");
+    check_everything<float>([p] { return kdt::Impl::make_dropout<float>(p, "t"); },
+                            "dropout f32 p=0/1");
   }
-  check_everything<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); }, "bits u32");
-  check_everything<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); }, "bits u64");
-  check_everything<std::int32_t>([] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); }, "randint i32");
+  check_everything<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); },
+                                  "bits u32");
+  check_everything<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); },
+                                  "bits u64");
+  check_everything<std::int32_t>(
+      [] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); }, "randint i32");
 }
 
 TEST(FillPaths, OthersAndLogNormal) {
-  check_everything<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); }, "log_normal f32");
-  check_everything<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); }, "exponential f32");
-  check_everything<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); }, "trunc_normal f64");
+  check_everything<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); },
+                          "log_normal f32");
+  check_everything<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); },
+                          "exponential f32");
+  check_everything<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); },
+                           "trunc_normal f64");
 }
 
 TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {
@@ -269,9 +285,12 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
       float s_ref, c_ref;
       kdt::Impl::portable_sincospi(x[l], &s_ref, &c_ref);
       const float lg_ref = kdt::Impl::portable_log(x[l]);
-      ASSERT_EQ(kdt::Impl::float_to_bits(lg[l]), kdt::Impl::float_to_bits(lg_ref)) << "log " << x[l];
-      ASSERT_EQ(kdt::Impl::float_to_bits(s[l]), kdt::Impl::float_to_bits(s_ref)) << "sinpi " << x[l];
-      ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref)) << "cospi " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(lg[l]), kdt::Impl::float_to_bits(lg_ref))
+          << "log " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(s[l]), kdt::Impl::float_to_bits(s_ref))
+          << "sinpi " << x[l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(c[l]), kdt::Impl::float_to_bits(c_ref))
+          << "cospi " << x[l];
     }
   }
   // The stream-version-2 normal (both coefficient loads): every word of a stride-1031 walk
@@ -279,7 +298,8 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
   // q is a segment boundary or next to one, and the extremes.
   std::vector<std::uint32_t> words = {0x00000000u, 0x80000000u, 0x7fffffffu, 0xffffffffu,
                                       0x7ffffffeu, 0xfffffffeu, 0x00000001u, 0x80000001u};
-  for (std::uint64_t x = 0; x < (1ull << 32); x += 1031) words.push_back(static_cast<std::uint32_t>(x));
+  for (std::uint64_t x = 0; x < (1ull << 32); x += 1031)
+    words.push_back(static_cast<std::uint32_t>(x));
   for (std::uint32_t e = 0; e < 32; ++e)
     for (std::uint32_t k = 0; k < 16; ++k) {
       // magnitudes a with 2a + 1 near 2^e (1 + k / 16)
@@ -301,7 +321,8 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
     for (int l = 0; l < 8; ++l) {
       const std::uint32_t ref = kdt::Impl::float_to_bits(kdt::Impl::normal_from_word(words[i + l]));
       ASSERT_EQ(kdt::Impl::float_to_bits(z_load[l]), ref) << "normal (loads) word " << words[i + l];
-      ASSERT_EQ(kdt::Impl::float_to_bits(z_gather[l]), ref) << "normal (gathers) word " << words[i + l];
+      ASSERT_EQ(kdt::Impl::float_to_bits(z_gather[l]), ref)
+          << "normal (gathers) word " << words[i + l];
     }
   }
   // double: x = w0 << 32 | w1 with w0 from the list above (every float segment edge is a
@@ -323,12 +344,14 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
   while (xs.size() % 4) xs.push_back(0);
   for (std::size_t i = 0; i < xs.size(); i += 4) {
     alignas(32) double z[4];
-    _mm256_store_pd(z, v::normal_from_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(&xs[i])),
-                                            kdt::Impl::NormalTableF64::data));
+    _mm256_store_pd(
+        z, v::normal_from_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(&xs[i])),
+                                kdt::Impl::NormalTableF64::data));
     for (int l = 0; l < 4; ++l) {
       const double ref = kdt::Impl::normal_from_words(static_cast<std::uint32_t>(xs[i + l] >> 32),
                                                       static_cast<std::uint32_t>(xs[i + l]));
-      ASSERT_EQ(kdt::Impl::double_to_bits(z[l]), kdt::Impl::double_to_bits(ref)) << "normal f64 x " << xs[i + l];
+      ASSERT_EQ(kdt::Impl::double_to_bits(z[l]), kdt::Impl::double_to_bits(ref))
+          << "normal f64 x " << xs[i + l];
     }
   }
 }
@@ -340,9 +363,11 @@ TEST(FillPaths, Avx2MirrorsMatchTheScalarFunctions) {
 #endif
 
 TEST(FillPaths, FastDivider) {
-  for (std::uint32_t d : {1u, 2u, 3u, 5u, 7u, 255u, 256u, 1000u, 65535u, 65537u, 1u << 30, (1u << 31) - 1, 1u << 31}) {
+  for (std::uint32_t d : {1u, 2u, 3u, 5u, 7u, 255u, 256u, 1000u, 65535u, 65537u, 1u << 30,
+                          (1u << 31) - 1, 1u << 31}) {
     const kdt::Impl::FastDivider32 div(d);
-    for (std::uint32_t n : {0u, 1u, d - 1, d, d + 1, 12345678u, (1u << 31) - 1, (1u << 31) - 2, 2u * d - 1}) {
+    for (std::uint32_t n :
+         {0u, 1u, d - 1, d, d + 1, 12345678u, (1u << 31) - 1, (1u << 31) - 2, 2u * d - 1}) {
       if (n >= (1u << 31)) continue;
       EXPECT_EQ(div.divide(n), n / d) << n << " / " << d;
     }

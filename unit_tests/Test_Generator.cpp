@@ -8,13 +8,13 @@
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_Rng.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -82,7 +82,8 @@ T reference_standard_normal(std::uint64_t bits) {
     std::uint32_t b;
     std::memcpy(&b, &q, 4);
     const std::uint32_t i = (b >> 19) - (94u << 4);
-    const float u = std::ldexp(static_cast<float>(static_cast<std::int32_t>(b & 0x7FFFFu) - (1 << 18)), -19);
+    const float u =
+        std::ldexp(static_cast<float>(static_cast<std::int32_t>(b & 0x7FFFFu) - (1 << 18)), -19);
     const float* c = kdt::Impl::NormalTableF32::data + 4 * i;
     const float z = std::fma(std::fma(std::fma(c[3], u, c[2]), u, c[1]), u, c[0]);
     return static_cast<T>((w >> 31) ? -z : z);
@@ -92,9 +93,10 @@ T reference_standard_normal(std::uint64_t bits) {
   std::uint64_t b;
   std::memcpy(&b, &q, 8);
   const std::uint64_t i = (b >> 50) - (958u << 2);
-  const double u = std::ldexp(static_cast<double>(static_cast<std::int64_t>(b & ((1ull << 50) - 1)) -
-                                                  (std::int64_t(1) << 49)),
-                              -50);
+  const double u =
+      std::ldexp(static_cast<double>(static_cast<std::int64_t>(b & ((1ull << 50) - 1)) -
+                                     (std::int64_t(1) << 49)),
+                 -50);
   const double* c = kdt::Impl::NormalTableF64::data + 13 * i;
   double p = c[12];
   for (int k = 11; k >= 0; --k) p = std::fma(p, u, c[k]);
@@ -439,7 +441,8 @@ void check_layouts_agree(Op op) {
   {
     const auto right =
         run(Kokkos::View<T********, Kokkos::LayoutRight, TestSpace>("r", 2, 1, 2, 1, 3, 1, 1, 3));
-    EXPECT_EQ(right, run(Kokkos::View<T********, Kokkos::LayoutLeft, TestSpace>("l", 2, 1, 2, 1, 3, 1, 1, 3)));
+    EXPECT_EQ(right, run(Kokkos::View<T********, Kokkos::LayoutLeft, TestSpace>("l", 2, 1, 2, 1, 3,
+                                                                                1, 1, 3)));
     EXPECT_EQ(right, run(Kokkos::View<T*, TestSpace>("flat", 36)));
   }
   {

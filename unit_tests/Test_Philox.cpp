@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <impl/KokkosDTensor_Philox.hpp>
-#include <impl/KokkosDTensor_Transforms.hpp>
 #include <cmath>
 #include <cstdint>
+#include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_Transforms.hpp>
 #include <limits>
 
 namespace kdt = KokkosDTensor;

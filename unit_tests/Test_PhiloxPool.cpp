@@ -122,7 +122,8 @@ TEST(PhiloxPool, FillRandomRank2) {
 }
 
 // Uniform [0, 1) and normal(mean, std): mean and variance within 4 standard errors.
-TEST(PhiloxPool, UniformAndNormalMoments) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void PhiloxPool_UniformAndNormalMoments() {
   const std::size_t n = 1000000;
   Pool pool(20261201);
   Kokkos::View<double*, TestSpace> u("u", n);
@@ -151,9 +152,12 @@ TEST(PhiloxPool, UniformAndNormalMoments) {
   EXPECT_NEAR(mz.variance, sd * sd, 4 * sd * sd * std::sqrt(2.0 / n));
 }
 
+TEST(PhiloxPool, UniformAndNormalMoments) { PhiloxPool_UniformAndNormalMoments(); }
+
 // get_state(index): two pools with the same seed give the same sequences per index, and a
 // second round continues each index's stream where free_state left it.
-TEST(PhiloxPool, GetStateByIndexIsDeterministicAndContinues) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void PhiloxPool_GetStateByIndexIsDeterministicAndContinues() {
   const int states = 1000, draws = 10;
   Pool a(99, states), b(99, states), c(99, states);
   Kokkos::View<std::uint64_t**, TestSpace> ra("ra", states, 2 * draws), rb("rb", states, draws),
@@ -192,9 +196,14 @@ TEST(PhiloxPool, GetStateByIndexIsDeterministicAndContinues) {
   EXPECT_NE(ha(0, 0), ha(1, 0));
 }
 
+TEST(PhiloxPool, GetStateByIndexIsDeterministicAndContinues) {
+  PhiloxPool_GetStateByIndexIsDeterministicAndContinues();
+}
+
 // State `index`'s word W is lane W % 4 of Philox with counter {lo32(W/4), hi32(W/4),
 // lo32(index), hi32(index) | 0x80000000} and key = seed: never a word of the ops' stream.
-TEST(PhiloxPool, StateWordsAreTheDocumentedPhiloxWords) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void PhiloxPool_StateWordsAreTheDocumentedPhiloxWords() {
   const std::uint64_t seed = 0x0123456789ABCDEFull;
   const int states = 64, words = 11;
   Pool pool(seed, states);
@@ -230,6 +239,10 @@ TEST(PhiloxPool, StateWordsAreTheDocumentedPhiloxWords) {
   EXPECT_EQ(hd(1), kdt::Impl::uniform01_double(host(3, 1), host(3, 2)));
 }
 
+TEST(PhiloxPool, StateWordsAreTheDocumentedPhiloxWords) {
+  PhiloxPool_StateWordsAreTheDocumentedPhiloxWords();
+}
+
 // The same user kernel compiles and runs with Kokkos' pool and with this one.
 TEST(PhiloxPool, DropInForKokkosPoolInUserKernels) {
   const int n = 50000;
@@ -248,7 +261,8 @@ TEST(PhiloxPool, DropInForKokkosPoolInUserKernels) {
 }
 
 // Many states: one allocation and a fill, every state usable; init restarts the streams.
-TEST(PhiloxPool, ManyStates) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void PhiloxPool_ManyStates() {
   const int states = 1 << 22;
   Pool pool(3, states);
   EXPECT_EQ(pool.num_states(), states);
@@ -273,3 +287,5 @@ TEST(PhiloxPool, ManyStates) {
   Pool default_size(3);
   EXPECT_EQ(default_size.num_states(), TestSpace().concurrency());
 }
+
+TEST(PhiloxPool, ManyStates) { PhiloxPool_ManyStates(); }

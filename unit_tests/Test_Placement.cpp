@@ -77,8 +77,8 @@ TEST(Placement, ParserNamesTheBadToken) {
   EXPECT_EQ(error_message([] { kdt::parse_placements("S0,X"); }),
             "invalid_argument: KokkosDTensor::parse_placements: argument 'text' = \"S0,X\": "
             "token \"X\" is not S<dim>, R or P");
-  for (const char* bad : {"", "S", "S-1", "s0", "S0,", ",R", "R R", "S0 ", "Shard(0)", "RR",
-                          "S1x", "S99999999999"}) {
+  for (const char* bad :
+       {"", "S", "S-1", "s0", "S0,", ",R", "R R", "S0 ", "Shard(0)", "RR", "S1x", "S99999999999"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(kdt::parse_placements(bad), std::invalid_argument);
   }
@@ -115,17 +115,18 @@ TEST(Placement, KnownChunkShapes) {
 }
 
 TEST(Placement, ChunkShapesMatchBruteForce) {
-  const std::vector<std::vector<int>> meshes = {{1}, {3}, {4}, {2, 2}, {3, 2}, {1, 4},
-                                                {2, 3, 2}, {2, 2, 2}};
-  const std::vector<Shape> shapes = {{0}, {1}, {5}, {7}, {12}, {3, 0}, {2, 9}, {7, 13},
-                                     {3, 5, 4}, {1, 2, 8}};
+  const std::vector<std::vector<int>> meshes = {{1},    {3},    {4},       {2, 2},
+                                                {3, 2}, {1, 4}, {2, 3, 2}, {2, 2, 2}};
+  const std::vector<Shape> shapes = {{0},    {1},    {5},     {7},       {12},
+                                     {3, 0}, {2, 9}, {7, 13}, {3, 5, 4}, {1, 2, 8}};
   int checked = 0;
   for (const auto& mesh_shape : meshes) {
     int mesh_size = 1;
     for (int extent : mesh_shape) mesh_size *= extent;
     for (const auto& global_shape : shapes) {
       const int rank = static_cast<int>(global_shape.size());
-      for (const auto& placements : placement_lists(static_cast<int>(mesh_shape.size()), rank, true)) {
+      for (const auto& placements :
+           placement_lists(static_cast<int>(mesh_shape.size()), rank, true)) {
         for (int p = 0; p < mesh_size; ++p) {
           const auto coordinate = unravel(p, mesh_shape);
           const auto got =
@@ -188,11 +189,10 @@ TEST(Placement, ArgumentErrors) {
             }),
             "invalid_argument: KokkosDTensor::local_shape_and_global_offset: argument "
             "'placements' = [S2]: shard dim 2 lies outside [0, 2) (the tensor rank)");
-  EXPECT_EQ(error_message([] {
-              kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(0)}, {2});
-            }),
-            "invalid_argument: KokkosDTensor::local_shape_and_global_offset: argument "
-            "'coordinate' = [2]: must lie inside the mesh shape [2]");
+  EXPECT_EQ(
+      error_message([] { kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(0)}, {2}); }),
+      "invalid_argument: KokkosDTensor::local_shape_and_global_offset: argument "
+      "'coordinate' = [2]: must lie inside the mesh shape [2]");
   EXPECT_THROW(kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(-1)}, {0}),
                std::invalid_argument);
   EXPECT_THROW(kdt::local_shape_and_global_offset({4}, {2}, {kdt::Shard(0)}, {0, 0}),
@@ -212,12 +212,14 @@ TEST(Placement, SpecValidatesAndHoldsTheCallersShard) {
   EXPECT_EQ(spec.tensor_rank(), 2);
   EXPECT_EQ(spec.local_shape_and_global_offset({0}).local_shape,
             (Shape{3, (10 + size - 1) / size}));
-  EXPECT_EQ(spec.to_string(), "DTensorSpec(mesh=" + mesh.to_string() +
-                                  ", placements=S1, global_shape=[3, 10])");
+  EXPECT_EQ(spec.to_string(),
+            "DTensorSpec(mesh=" + mesh.to_string() + ", placements=S1, global_shape=[3, 10])");
   EXPECT_FALSE(spec.has_partial());
   EXPECT_TRUE((kdt::DTensorSpec{mesh, {kdt::Partial()}, {2}}.has_partial()));
 
-  EXPECT_EQ(error_message([&] { kdt::DTensorSpec(mesh, {kdt::Shard(2)}, {3, 10}); }),
+  EXPECT_EQ(error_message([&] {
+              kdt::DTensorSpec(mesh, {kdt::Shard(2)}, {3, 10});
+            }),
             "invalid_argument: KokkosDTensor::DTensorSpec: argument 'placements' = [S2]: shard "
             "dim 2 lies outside [0, 2) (the tensor rank)");
   EXPECT_EQ(error_message([&] { kdt::DTensorSpec(mesh, {}, {3}); }),

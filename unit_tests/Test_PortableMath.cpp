@@ -99,8 +99,9 @@ void ref_sincospi(T x, long double* s, long double* c) {
 // |x| = 1 it solves erfc(y) = 1 - |x| (1 - |x| is exact), so the reference stays accurate.
 long double ref_erfinv(long double x) {
   const long double ax = std::fabs(x);
-  if (ax >= 1) return ax == 1 ? std::copysign(std::numeric_limits<long double>::infinity(), x)
-                              : std::numeric_limits<long double>::quiet_NaN();
+  if (ax >= 1)
+    return ax == 1 ? std::copysign(std::numeric_limits<long double>::infinity(), x)
+                   : std::numeric_limits<long double>::quiet_NaN();
   if (ax == 0) return x;
   long double y = std::fabs(static_cast<long double>(portable_erfinv(static_cast<double>(ax))));
   if (!(y > 0) || !std::isfinite(y)) y = 1;
@@ -170,7 +171,9 @@ struct MaxError {
     }
   }
   // Prints the measured maximum (the numbers quoted in docs/portable_math.md).
-  void report(const char* what) const { std::printf("[ measured ] %s: %s\n", what, where().c_str()); }
+  void report(const char* what) const {
+    std::printf("[ measured ] %s: %s\n", what, where().c_str());
+  }
   std::string where() const {
     std::ostringstream out;
     out.precision(21);
@@ -215,7 +218,8 @@ TEST(PortableMath, LogDoubleWholeRange) {
 TEST(PortableMath, ExpFloatWholeRange) {
   MaxError m;
   for (float x : float_sweep(true)) {
-    if (x > -110.0f && x < 100.0f) m.add(ulp_error(portable_exp(x), std::exp(static_cast<long double>(x))), x);
+    if (x > -110.0f && x < 100.0f)
+      m.add(ulp_error(portable_exp(x), std::exp(static_cast<long double>(x))), x);
   }
   for (double xd : uniform_doubles(-104.0, 89.0, 500000, 3)) {
     const float x = static_cast<float>(xd);
@@ -228,7 +232,8 @@ TEST(PortableMath, ExpFloatWholeRange) {
 TEST(PortableMath, ExpDoubleWholeRange) {
   MaxError m;
   for (double x : double_random_bits(true, 4)) {
-    if (std::fabs(x) < 750) m.add(ulp_error(portable_exp(x), std::exp(static_cast<long double>(x))), x);
+    if (std::fabs(x) < 750)
+      m.add(ulp_error(portable_exp(x), std::exp(static_cast<long double>(x))), x);
   }
   for (double x : uniform_doubles(-746.0, 710.0, 1000000, 5)) {
     m.add(ulp_error(portable_exp(x), std::exp(static_cast<long double>(x))), x);
@@ -250,7 +255,8 @@ void add_sincospi(MaxError& ms, MaxError& mc, T x) {
 TEST(PortableMath, SinCosPiFloatWholeRange) {
   MaxError ms, mc;
   for (float x : float_sweep(true)) add_sincospi(ms, mc, x);
-  for (double xd : uniform_doubles(0.0, 2.0, 500000, 6)) add_sincospi(ms, mc, static_cast<float>(xd));
+  for (double xd : uniform_doubles(0.0, 2.0, 500000, 6))
+    add_sincospi(ms, mc, static_cast<float>(xd));
   ms.report("SinCosPiFloatWholeRange sin");
   EXPECT_LE(ms.ulps, kSinCosPiBound) << "sin: " << ms.where();
   mc.report("SinCosPiFloatWholeRange cos");
@@ -269,7 +275,8 @@ TEST(PortableMath, SinCosPiDoubleWholeRange) {
 
 TEST(PortableMath, ErfFloatWholeRange) {
   MaxError m;
-  for (float x : float_sweep(true)) m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
+  for (float x : float_sweep(true))
+    m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
   for (double xd : uniform_doubles(-4.5, 4.5, 500000, 9)) {
     const float x = static_cast<float>(xd);
     m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
@@ -280,7 +287,8 @@ TEST(PortableMath, ErfFloatWholeRange) {
 
 TEST(PortableMath, ErfDoubleWholeRange) {
   MaxError m;
-  for (double x : double_random_bits(true, 10)) m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
+  for (double x : double_random_bits(true, 10))
+    m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
   for (double x : uniform_doubles(-6.5, 6.5, 1000000, 11)) {
     m.add(ulp_error(portable_erf(x), std::erf(static_cast<long double>(x))), x);
   }
@@ -304,7 +312,8 @@ TEST(PortableMath, ErfinvFloatWholeRange) {
 
 TEST(PortableMath, ErfinvDoubleWholeRange) {
   MaxError m;
-  for (double x : uniform_doubles(-1.0, 1.0, 600000, 12)) m.add(ulp_error(portable_erfinv(x), ref_erfinv(x)), x);
+  for (double x : uniform_doubles(-1.0, 1.0, 600000, 12))
+    m.add(ulp_error(portable_erfinv(x), ref_erfinv(x)), x);
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int i = 0; i < 300000; ++i) {  // 1 - u 2^-k, k = 0..52: every tail scale
@@ -342,7 +351,8 @@ void check_special_values() {
   EXPECT_TRUE(std::isnan(portable_log(nan)));
   EXPECT_EQ(portable_log(inf), inf);
   EXPECT_EQ(portable_log(T(1)), T(0));
-  EXPECT_LE(ulp_error(portable_log(denorm_min), std::log(static_cast<long double>(denorm_min))), kLogBound);
+  EXPECT_LE(ulp_error(portable_log(denorm_min), std::log(static_cast<long double>(denorm_min))),
+            kLogBound);
 
   EXPECT_EQ(portable_exp(T(0)), T(1));
   EXPECT_EQ(portable_exp(-T(0)), T(1));
@@ -353,7 +363,8 @@ void check_special_values() {
   EXPECT_TRUE(std::isnan(portable_exp(nan)));
   // The largest T below ln(max) gives a finite result, the next one overflows.
   T below = static_cast<T>(std::log(static_cast<long double>(std::numeric_limits<T>::max())));
-  if (static_cast<long double>(below) > std::log(static_cast<long double>(std::numeric_limits<T>::max())))
+  if (static_cast<long double>(below) >
+      std::log(static_cast<long double>(std::numeric_limits<T>::max())))
     below = std::nextafter(below, T(0));
   EXPECT_TRUE(std::isfinite(portable_exp(below)));
   EXPECT_EQ(portable_exp(std::nextafter(below, inf)), inf);
@@ -386,7 +397,8 @@ void check_special_values() {
   EXPECT_EQ(portable_erf(-inf), T(-1));
   EXPECT_EQ(portable_erf(T(10)), T(1));
   EXPECT_TRUE(std::isnan(portable_erf(nan)));
-  EXPECT_EQ(portable_erf(denorm_min), static_cast<T>(std::erf(static_cast<long double>(denorm_min))));
+  EXPECT_EQ(portable_erf(denorm_min),
+            static_cast<T>(std::erf(static_cast<long double>(denorm_min))));
 
   EXPECT_EQ(portable_erfinv(T(0)), T(0));
   EXPECT_EQ(portable_erfinv(T(1)), inf);
@@ -415,12 +427,12 @@ std::vector<T> agreement_inputs() {
   std::mt19937_64 rng(99);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int i = 0; i < 40000; ++i) {
-    xs.push_back(static_cast<T>(u(rng)));                   // erfinv, sincospi
-    xs.push_back(static_cast<T>(std::ldexp(u(rng), 3)));    // erf, exp
-    xs.push_back(static_cast<T>(std::ldexp(u(rng), 10)));   // exp to overflow/underflow
+    xs.push_back(static_cast<T>(u(rng)));                  // erfinv, sincospi
+    xs.push_back(static_cast<T>(std::ldexp(u(rng), 3)));   // erf, exp
+    xs.push_back(static_cast<T>(std::ldexp(u(rng), 10)));  // exp to overflow/underflow
     using U = typename std::conditional<sizeof(T) == 4, std::uint32_t, std::uint64_t>::type;
     const T x = from_bits<T>(static_cast<U>(rng()));
-    xs.push_back(std::isfinite(x) ? std::fabs(x) : T(2));   // log over every exponent
+    xs.push_back(std::isfinite(x) ? std::fabs(x) : T(2));  // log over every exponent
   }
   const T inf = std::numeric_limits<T>::infinity();
   for (T x : {T(0), -T(0), T(1), T(-1), inf, -inf, std::numeric_limits<T>::quiet_NaN(),
@@ -465,7 +477,8 @@ void check_host_device_agreement() {
   for (int i = 0; i < n; ++i) x_host(i) = xs[i];
   Kokkos::deep_copy(x, x_host);
   Kokkos::View<T**, Kokkos::LayoutRight> out("out", n, 7);
-  Kokkos::parallel_for("PortableMathAgreement", Kokkos::RangePolicy<>(0, n), EvalFunctor<T>{x, out});
+  Kokkos::parallel_for("PortableMathAgreement", Kokkos::RangePolicy<>(0, n),
+                       EvalFunctor<T>{x, out});
   auto out_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   const char* names[7] = {"log", "exp", "sinpi", "cospi", "erf", "erfinv", "sqrt"};
   int mismatches = 0;
@@ -482,8 +495,12 @@ void check_host_device_agreement() {
   }
 }
 
-TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsFloat) { check_host_device_agreement<float>(); }
-TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsDouble) { check_host_device_agreement<double>(); }
+TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsFloat) {
+  check_host_device_agreement<float>();
+}
+TEST(PortableMath, HostAndDefaultExecutionSpaceGiveIdenticalBitsDouble) {
+  check_host_device_agreement<double>();
+}
 
 // ---- the special-case-free forms that box_muller uses ------------------------------------
 

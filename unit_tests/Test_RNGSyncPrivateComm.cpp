@@ -10,8 +10,8 @@
 
 #include <KokkosDTensor.hpp>
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,7 +126,8 @@ TEST_F(RNGSyncPrivateComm, LateRankWithinTimeoutSeesNothing) {
   const auto mesh = kdt::init_device_mesh({world_size()});
   kdt::DTensor<float*> t("t", mesh, {100}, {kdt::Shard(0)});
   ApplicationWildcardReceive app;
-  if (world_rank() == world_size() - 1) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  if (world_rank() == world_size() - 1)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   kdt::uniform_(t);
   expect_rank0_state(100);
   app.expect_untouched();
@@ -203,9 +204,10 @@ TEST_F(RNGSyncPrivateComm, RepeatedTimeoutsResumeTheSameSynchronisation) {
              : after_comm)++;
       }
     }
-    std::printf("[rank %d] timed out %d times before and %d times after the private "
-                "communicator existed\n",
-                world_rank(), before_comm, after_comm);
+    std::printf(
+        "[rank %d] timed out %d times before and %d times after the private "
+        "communicator existed\n",
+        world_rank(), before_comm, after_comm);
   } else {
     kdt::set_rng_sync_timeout(30);
     if (world_rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));

@@ -163,7 +163,8 @@ TEST_F(RandomOnDTensor, FirstOpSynchronisesRank0DefaultGeneratorState) {
   ASSERT_NE(kdt::rng_tracker(), nullptr);
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state().seed, 1000u);
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, 120u);  // round_up_to_4(9 * 13)
-  const auto expected = reference<float>({1000, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  const auto expected =
+      reference<float>({1000, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
   EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), expected));
   kdt::default_generator().set_state(saved);
 }
@@ -196,9 +197,11 @@ TEST_F(RandomOnDTensor, RandomOpsMakeNoMpiCalls) {
 template <class Layout>
 void check_uniform_and_normal_invariance() {
   const kdt::RNGState start{0x8000000000000123ull, 4096};
-  const auto uniform_ref = reference<float>(start, [](auto v, auto& g) { kdt::uniform_(v, -2, 3, g); });
+  const auto uniform_ref =
+      reference<float>(start, [](auto v, auto& g) { kdt::uniform_(v, -2, 3, g); });
   const kdt::RNGState after_uniform{start.seed, start.offset + 120};
-  const auto normal_ref = reference<double>(after_uniform, [](auto v, auto& g) { kdt::normal_(v, 1, 2, g); });
+  const auto normal_ref =
+      reference<double>(after_uniform, [](auto v, auto& g) { kdt::normal_(v, 1, 2, g); });
   for (int ndim = 1; ndim <= 3; ++ndim) {
     for (const auto& shape : mesh_shapes(ndim)) {
       const auto mesh = kdt::init_device_mesh(shape);
@@ -230,8 +233,8 @@ TEST_F(RandomOnDTensor, FullTensorIsIndependentOfMeshPlacementsLayoutLeft) {
 TEST_F(RandomOnDTensor, EveryDistributionIsShardingInvariant) {
   for (const auto& shape : mesh_shapes(2)) {
     const auto mesh = kdt::init_device_mesh(shape);
-    const std::vector<std::vector<kdt::Placement>> lists = {
-        {kdt::Shard(1), kdt::Shard(0)}, {kdt::Shard(0), kdt::Replicate()}};
+    const std::vector<std::vector<kdt::Placement>> lists = {{kdt::Shard(1), kdt::Shard(0)},
+                                                            {kdt::Shard(0), kdt::Replicate()}};
     for (const auto& placements : lists) {
       const auto check = [&](auto zero, auto op, const char* name) {
         using T = decltype(zero);
@@ -246,16 +249,28 @@ TEST_F(RandomOnDTensor, EveryDistributionIsShardingInvariant) {
         EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), ref))
             << name << " on mesh " << mesh.to_string() << " " << t.spec().to_string();
       };
-      check(float(), [](auto&& t, auto&... g) { kdt::uniform_(t, 0, 1, g...); }, "uniform");
-      check(double(), [](auto&& t, auto&... g) { kdt::normal_(t, 0, 1, g...); }, "normal");
-      check(float(), [](auto&& t, auto&... g) { kdt::bernoulli_(t, 0.3, g...); }, "bernoulli");
-      check(std::uint32_t(), [](auto&& t, auto&... g) { kdt::random_bits_(t, g...); }, "bits");
-      check(std::int64_t(), [](auto&& t, auto&... g) { kdt::randint_(t, -3, 1000, g...); }, "randint");
-      check(float(), [](auto&& t, auto&... g) { kdt::exponential_(t, 1.5, g...); }, "exponential");
-      check(double(), [](auto&& t, auto&... g) { kdt::log_normal_(t, 1, 0.5, g...); }, "log_normal");
-      check(std::int32_t(), [](auto&& t, auto&... g) { kdt::geometric_(t, 0.2, g...); }, "geometric");
-      check(float(), [](auto&& t, auto&... g) { kdt::dropout_(t, 0.4, g...); }, "dropout");
-      check(double(), [](auto&& t, auto&... g) { kdt::trunc_normal_(t, 0, 1, -1, 2, g...); }, "trunc_normal");
+      check(
+          float(), [](auto&& t, auto&... g) { kdt::uniform_(t, 0, 1, g...); }, "uniform");
+      check(
+          double(), [](auto&& t, auto&... g) { kdt::normal_(t, 0, 1, g...); }, "normal");
+      check(
+          float(), [](auto&& t, auto&... g) { kdt::bernoulli_(t, 0.3, g...); }, "bernoulli");
+      check(
+          std::uint32_t(), [](auto&& t, auto&... g) { kdt::random_bits_(t, g...); }, "bits");
+      check(
+          std::int64_t(), [](auto&& t, auto&... g) { kdt::randint_(t, -3, 1000, g...); },
+          "randint");
+      check(
+          float(), [](auto&& t, auto&... g) { kdt::exponential_(t, 1.5, g...); }, "exponential");
+      check(
+          double(), [](auto&& t, auto&... g) { kdt::log_normal_(t, 1, 0.5, g...); }, "log_normal");
+      check(
+          std::int32_t(), [](auto&& t, auto&... g) { kdt::geometric_(t, 0.2, g...); }, "geometric");
+      check(
+          float(), [](auto&& t, auto&... g) { kdt::dropout_(t, 0.4, g...); }, "dropout");
+      check(
+          double(), [](auto&& t, auto&... g) { kdt::trunc_normal_(t, 0, 1, -1, 2, g...); },
+          "trunc_normal");
     }
   }
 }
@@ -316,8 +331,8 @@ TEST_F(RandomOnDTensor, PipelineStagesSeededSeparately) {
   kdt::uniform_(w);
   EXPECT_EQ(MpiCallCounter::communication_calls(), 0);
   const auto full = host_values_row_major(w.full_tensor());
-  const auto expected =
-      reference<float>({static_cast<std::uint64_t>(123 + pp_rank), 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  const auto expected = reference<float>({static_cast<std::uint64_t>(123 + pp_rank), 0},
+                                         [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
   EXPECT_TRUE(bitwise_equal(full, expected));
   const auto stages = gather_equal_blocks(full);
   for (int r = 0; r < world_size(); ++r) {
@@ -338,7 +353,8 @@ TEST_F(RandomOnDTensor, DeferredInitOfColumnShardedWeight) {
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), before);  // a failed op changes nothing
   weight.allocate();
   kdt::uniform_(weight, -0.5, 0.5);
-  const auto expected = reference<float>({42, 0}, [](auto v, auto& g) { kdt::uniform_(v, -0.5, 0.5, g); });
+  const auto expected =
+      reference<float>({42, 0}, [](auto v, auto& g) { kdt::uniform_(v, -0.5, 0.5, g); });
   EXPECT_TRUE(bitwise_equal(host_values_row_major(weight.full_tensor()), expected));
 }
 
@@ -353,7 +369,9 @@ TEST_F(RandomOnDTensor, DistributeRegionOffDrawsLocalShardsAlike) {
   kdt::normal_(w);
   const auto local = host_values_row_major(w.local());
   for (const auto& block : gather_equal_blocks(local)) EXPECT_TRUE(bitwise_equal(block, local));
-  EXPECT_TRUE(bitwise_equal(local, reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 3)));
+  EXPECT_TRUE(
+      bitwise_equal(local, reference<float>(
+                               {77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 3)));
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset, static_cast<std::uint64_t>(3 * kCols + 1));
 
   kdt::manual_seed(77, mesh);  // keeps the setting, as in PyTorch
@@ -361,7 +379,8 @@ TEST_F(RandomOnDTensor, DistributeRegionOffDrawsLocalShardsAlike) {
   kdt::rng_tracker()->set_distribute_region_enabled(true);
   kdt::normal_(w);
   EXPECT_TRUE(bitwise_equal(host_values_row_major(w.full_tensor()),
-                            reference<float>({77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, rows)));
+                            reference<float>(
+                                {77, 0}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, rows)));
 }
 
 // Checkpoint: a state saved as 16 bytes on one mesh resumes the identical stream on another.
@@ -378,7 +397,8 @@ TEST_F(RandomOnDTensor, StateRoundTripResumesOnAnotherMesh) {
   const auto mesh_2d = kdt::init_device_mesh(shape);
   kdt::manual_seed(0, mesh_2d);
   kdt::rng_tracker()->set_rng_state(kdt::RNGState::from_bytes(bytes));
-  kdt::DTensor<float**, Kokkos::LayoutLeft> b("b", mesh_2d, {kRows, kCols}, {kdt::Shard(1), kdt::Shard(0)});
+  kdt::DTensor<float**, Kokkos::LayoutLeft> b("b", mesh_2d, {kRows, kCols},
+                                              {kdt::Shard(1), kdt::Shard(0)});
   kdt::normal_(b);
   EXPECT_TRUE(bitwise_equal(host_values_row_major(b.full_tensor()), continued));
 }
@@ -391,8 +411,9 @@ TEST_F(RandomOnDTensor, ExplicitGeneratorOnDTensor) {
   kdt::exponential_(Kokkos::DefaultExecutionSpace(), t, 3.0, gen);
   EXPECT_EQ(gen.get_state(), (kdt::RNGState{555, 120}));
   EXPECT_EQ(kdt::rng_tracker(), nullptr);  // the tracker is not involved
-  EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()),
-                            reference<float>({555, 0}, [](auto v, auto& g) { kdt::exponential_(v, 3.0, g); })));
+  EXPECT_TRUE(bitwise_equal(
+      host_values_row_major(t.full_tensor()),
+      reference<float>({555, 0}, [](auto v, auto& g) { kdt::exponential_(v, 3.0, g); })));
 }
 
 // Partial placements on a mesh dim of size > 1 are rejected, naming the argument; nothing
@@ -407,11 +428,11 @@ TEST_F(RandomOnDTensor, PartialPlacementIsRejected) {
       kdt::uniform_(t);
       FAIL() << "no exception";
     } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("KokkosDTensor::uniform_: argument 'placements' = (" +
-                                           shown +
-                                           "): random ops need Shard or Replicate placements: "
-                                           "a Partial DTensor holds summands, not values"),
-                std::string::npos)
+      EXPECT_NE(
+          std::string(e.what()).find("KokkosDTensor::uniform_: argument 'placements' = (" + shown +
+                                     "): random ops need Shard or Replicate placements: "
+                                     "a Partial DTensor holds summands, not values"),
+          std::string::npos)
           << e.what();
     }
     EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, 0}));
@@ -424,7 +445,8 @@ TEST_F(RandomOnDTensor, PartialPlacementIsRejected) {
 // Partial on a mesh dim of size 1 is accepted (as in PyTorch): the one summand is the value,
 // so the op fills it as if the dim were Replicate.
 TEST_F(RandomOnDTensor, PartialOnMeshDimOfSizeOneIsAccepted) {
-  const auto expected = reference<float>({6, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
+  const auto expected =
+      reference<float>({6, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); });
   const std::vector<std::pair<std::vector<int>, std::vector<kdt::Placement>>> cases = {
       {{1, world_size()}, {kdt::Partial(), kdt::Shard(0)}},
       {{world_size(), 1}, {kdt::Shard(1), kdt::Partial()}},
@@ -457,7 +479,7 @@ TEST_F(RandomOnDTensor, RanksOutsideTheMeshAdvanceTheirStateToo) {
   const auto world = kdt::init_device_mesh({world_size()});
   kdt::manual_seed(21, world);
   kdt::DTensor<float**> a("a", lower, {kRows, kCols}, {kdt::Shard(0)});  // 117 words -> 120
-  kdt::DTensor<double**> b("b", upper, {5, 7}, {kdt::Shard(1)});          // 70 words -> 72
+  kdt::DTensor<double**> b("b", upper, {5, 7}, {kdt::Shard(1)});         // 70 words -> 72
   kdt::DTensor<float**> w("w", world, {kRows, kCols}, {kdt::Replicate()});
   MpiCallCounter::reset();
   kdt::uniform_(a);
@@ -470,17 +492,21 @@ TEST_F(RandomOnDTensor, RanksOutsideTheMeshAdvanceTheirStateToo) {
   const auto a_full = a.full_tensor();  // collective over the sub-mesh only
   const auto b_full = b.full_tensor();
   if (lower.contains(world_rank())) {
-    EXPECT_TRUE(bitwise_equal(host_values_row_major(a_full),
-                              reference<float>({21, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
+    EXPECT_TRUE(bitwise_equal(
+        host_values_row_major(a_full),
+        reference<float>({21, 0}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
     EXPECT_EQ(b.local().size(), 0u);
   } else {
-    EXPECT_TRUE(bitwise_equal(host_values_row_major(b_full),
-                              reference<double>({21, 120}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 5, 7)));
+    EXPECT_TRUE(
+        bitwise_equal(host_values_row_major(b_full),
+                      reference<double>(
+                          {21, 120}, [](auto v, auto& g) { kdt::normal_(v, 0, 1, g); }, 5, 7)));
     EXPECT_EQ(a.local().size(), 0u);
   }
   // The world tensor is the same on every rank (the replicas agree).
   const auto local = host_values_row_major(w.local());
-  EXPECT_TRUE(bitwise_equal(local, reference<float>({21, 192}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
+  EXPECT_TRUE(bitwise_equal(
+      local, reference<float>({21, 192}, [](auto v, auto& g) { kdt::uniform_(v, 0, 1, g); })));
   for (const auto& block : gather_equal_blocks(local)) EXPECT_TRUE(bitwise_equal(block, local));
 }
 

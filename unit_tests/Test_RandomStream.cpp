@@ -224,7 +224,8 @@ TEST(RandomStream, FirstDrawEqualsTheOpLayoutLeft) {
 
 // Element L's k-th word is stream word offset + w*L + k, also across 64-bit draws and
 // Philox block boundaries, for w that are not multiples of 4.
-TEST(RandomStream, KthWordOfElementIsStreamWord) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void RandomStream_KthWordOfElementIsStreamWord() {
   for (const int w : {1, 2, 3, 5, 7, 16}) {
     const std::uint64_t count = 37;
     kdt::Generator gen(0xABCDEF0123456789ull);
@@ -257,8 +258,11 @@ TEST(RandomStream, KthWordOfElementIsStreamWord) {
   }
 }
 
+TEST(RandomStream, KthWordOfElementIsStreamWord) { RandomStream_KthWordOfElementIsStreamWord(); }
+
 // Several draws from one element, 16 floats: each is the uniform of its own word.
-TEST(RandomStream, ConsecutiveDrawsTakeConsecutiveWords) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void RandomStream_ConsecutiveDrawsTakeConsecutiveWords() {
   kdt::Generator gen(7);
   const std::uint64_t count = 100;
   const auto stream = kdt::reserve(gen, count, 16 + 2 * 3);
@@ -287,6 +291,10 @@ TEST(RandomStream, ConsecutiveDrawsTakeConsecutiveWords) {
                                   kdt::Impl::stream_word(7, first + 17), 0.0));
     EXPECT_EQ(hr(L), 2);
   }
+}
+
+TEST(RandomStream, ConsecutiveDrawsTakeConsecutiveWords) {
+  RandomStream_ConsecutiveDrawsTakeConsecutiveWords();
 }
 
 // Advancing: reserve moves the offset as the op on `count` elements at w words would.
@@ -348,7 +356,8 @@ TEST(RandomStream, BadArgumentsThrowAndLeaveTheStateUnchanged) {
 }
 
 // The worked example of docs/streams.md.
-TEST(RandomStream, WorkedExampleOfTheDocs) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void RandomStream_WorkedExampleOfTheDocs() {
   kdt::Generator gen(0);
   const auto s = kdt::reserve(gen, 2, 2);
   EXPECT_EQ(gen.get_state(), (kdt::RNGState{0, 4}));
@@ -375,3 +384,5 @@ TEST(RandomStream, WorkedExampleOfTheDocs) {
   kdt::uniform_(v, op_gen);
   EXPECT_EQ(kdt::to_host_row_major(v)(0), 0.3990464708489645);
 }
+
+TEST(RandomStream, WorkedExampleOfTheDocs) { RandomStream_WorkedExampleOfTheDocs(); }

@@ -115,7 +115,8 @@ TEST_F(ShardStreamTest, ShardKernelGathersToTheOpTensorLayoutLeft) {
 
 // With a Generator, w = 3 words per element drawn as three bits32(): the gathered words are
 // those of reserve(gen, N, 3) on one process, and both generators end in the same state.
-TEST_F(ShardStreamTest, GeneratorFormAndSeveralWordsPerElement) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void ShardStreamTest_GeneratorFormAndSeveralWordsPerElement() {
   for (const auto& shape : mesh_shapes(2)) {
     const auto mesh = kdt::init_device_mesh(shape);
     for (const auto& placements :
@@ -161,8 +162,13 @@ TEST_F(ShardStreamTest, GeneratorFormAndSeveralWordsPerElement) {
   }
 }
 
+TEST_F(ShardStreamTest, GeneratorFormAndSeveralWordsPerElement) {
+  ShardStreamTest_GeneratorFormAndSeveralWordsPerElement();
+}
+
 // Rank-1 and rank-3 DTensors: local indices map to global row-major indices.
-TEST_F(ShardStreamTest, OtherRanks) {
+// (A free function: CUDA does not allow device lambdas inside a TEST body.)
+void ShardStreamTest_OtherRanks() {
   const auto mesh = kdt::init_device_mesh({world_size()});
   kdt::manual_seed(12, mesh);
   kdt::DTensor<float*> v("v", mesh, {29}, {kdt::Shard(0)});
@@ -209,6 +215,8 @@ TEST_F(ShardStreamTest, OtherRanks) {
   EXPECT_TRUE(bitwise_equal(row_major(n.full_tensor()), row_major(rn)));
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), gen.get_state());
 }
+
+TEST_F(ShardStreamTest, OtherRanks) { ShardStreamTest_OtherRanks(); }
 
 // distribute_region_enabled() false: each rank numbers its local shard from 0 and advances by
 // its local count, as the ops do.

@@ -16,13 +16,13 @@
 // shard as if it were a whole tensor and advances by the local element count (PyTorch's
 // behaviour outside its distribute region).
 
-#include <impl/KokkosDTensor_Error.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <impl/KokkosDTensor_RandomTarget.hpp>
 #include <KokkosDTensor_DTensor.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_Placement.hpp>
 #include <KokkosDTensor_RNGTracker.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_RandomTarget.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -77,26 +77,26 @@ void require_random_op_target(const DT& t, const char* function) {
     }
   }
   if (!t.is_allocated()) {
-    throw_runtime_error(function, "the DTensor \"" + t.label() +
-                                      "\" is not allocated (call allocate() first)");
+    throw_runtime_error(
+        function, "the DTensor \"" + t.label() + "\" is not allocated (call allocate() first)");
   }
 }
 
 // Fills the calling rank's shard of `t` from `state` and advances `state`; `prepare(local)`
 // runs once every check has passed, before the fill.
 template <class ExecSpace, class DT, class Dist, class Prepare = NoPrepare>
-void random_op_on_dtensor(const ExecSpace& space, const DT& t, const Dist& dist,
-                          RNGState& state, bool distribute_region, const char* function,
+void random_op_on_dtensor(const ExecSpace& space, const DT& t, const Dist& dist, RNGState& state,
+                          bool distribute_region, const char* function,
                           const Prepare& prepare = Prepare{}) {
   const auto local = t.local();
-  const std::uint64_t count = distribute_region
-                                  ? global_element_count(t.global_shape(), function)
-                                  : static_cast<std::uint64_t>(local.size());
+  const std::uint64_t count = distribute_region ? global_element_count(t.global_shape(), function)
+                                                : static_cast<std::uint64_t>(local.size());
   require_state_offset(state, function);
   const std::uint64_t next = offset_after(state, Dist::words_per_element, count, function);
   prepare(local);
   if (local.size() > 0) {
-    fill_random(space, local, dist, state, distribute_region ? global_box(t) : whole_view_box(local));
+    fill_random(space, local, dist, state,
+                distribute_region ? global_box(t) : whole_view_box(local));
   }
   state.offset = next;
 }

@@ -18,12 +18,12 @@
 // element e of the block takes words w*e ... w*e + w - 1 (w = words_per_element). When
 // reads_input is true, `values` holds the elements' current values on entry.
 
+#include <cmath>
+#include <cstdint>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
-#include <cmath>
-#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -260,8 +260,9 @@ struct DropoutMask : ElementwiseDistribution<DropoutMask<T, DataT>, T, DataT> {
 template <class T, class DataT>
 DropoutMask<T, DataT> make_dropout_mask(double p, const char* function) {
   static_assert(std::is_arithmetic<T>::value, "dropout_mask_ needs an arithmetic (or bool) mask");
-  static_assert(is_floating_value<DataT>(), "dropout_mask_ regenerates the mask of a float or "
-                                            "double tensor");
+  static_assert(is_floating_value<DataT>(),
+                "dropout_mask_ regenerates the mask of a float or "
+                "double tensor");
   require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
   DropoutMask<T, DataT> dist;
   dist.threshold = bernoulli_threshold<DataT>(p);

@@ -37,10 +37,8 @@ std::string format_value(const std::vector<T>& values) {
 std::string argument_message(const std::string& function, const std::string& argument,
                              const std::string& value, const std::string& requirement);
 
-[[noreturn]] void throw_invalid_argument(const std::string& function,
-                                         const std::string& argument,
-                                         const std::string& value,
-                                         const std::string& requirement);
+[[noreturn]] void throw_invalid_argument(const std::string& function, const std::string& argument,
+                                         const std::string& value, const std::string& requirement);
 
 [[noreturn]] void throw_runtime_error(const std::string& function, const std::string& message);
 

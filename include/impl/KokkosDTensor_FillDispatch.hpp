@@ -9,14 +9,14 @@
 // kernel. The library compiles the automatic path for every enabled execution space and
 // distribution (KokkosDTensor_FillETI.hpp), so a user's op call instantiates no kernel.
 
+#include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
-#include <KokkosDTensor_RNGState.hpp>
-#include <Kokkos_Core.hpp>
-#include <cstdint>
 #include <type_traits>
 
 namespace KokkosDTensor {
@@ -108,8 +108,8 @@ constexpr bool runs_on_host() {
 template <class Functor, class Index, class ExecSpace, class T, class Dist>
 void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
                  const RNGState& state, int row_rank, std::uint64_t origin_linear,
-                 const std::uint64_t* global_stride, std::uint64_t row_length,
-                 std::uint64_t rows, std::uint64_t blocks_per_row, std::uint64_t units_per_row,
+                 const std::uint64_t* global_stride, std::uint64_t row_length, std::uint64_t rows,
+                 std::uint64_t blocks_per_row, std::uint64_t units_per_row,
                  std::uint64_t interior_items, std::uint32_t counter_high, bool host_simd) {
   Functor functor;
   functor.data = view.data;
@@ -137,11 +137,10 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
   (void)host_simd;
   (void)counter_high;
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
-  Kokkos::parallel_for(
-      "KokkosDTensor::fill_random",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
-          space, 0, static_cast<PolicyIndex>(rows * units_per_row)),
-      functor);
+  Kokkos::parallel_for("KokkosDTensor::fill_random",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+                           space, 0, static_cast<PolicyIndex>(rows * units_per_row)),
+                       functor);
 }
 
 // The rows path for a View whose box was checked (global_stride: the global tensor's
@@ -169,11 +168,10 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   const std::uint64_t size = view.size();
   const std::uint64_t rows = one_row ? 1 : size / last;
   const std::uint64_t row_length = one_row ? size : last;
-  const bool rows_aligned = origin_linear % E == 0 &&
-                            (one_row || rank == 1 || global_stride[rank - 2] % E == 0);
-  const std::uint64_t blocks_per_row =
-      one_row ? (origin_linear % E + row_length + E - 1) / E
-              : (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
+  const bool rows_aligned =
+      origin_linear % E == 0 && (one_row || rank == 1 || global_stride[rank - 2] % E == 0);
+  const std::uint64_t blocks_per_row = one_row ? (origin_linear % E + row_length + E - 1) / E
+                                               : (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
   // Device style: the whole blocks of a row (of the longest row when there are several),
   // and whether rows start or end inside a block.
   const std::uint64_t first_whole = (origin_linear + E - 1) / E;
@@ -188,7 +186,8 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   constexpr std::size_t block_bytes = sizeof(T) * E;
   bool vector_stores =
       reinterpret_cast<std::uintptr_t>(view.data + (first_whole * E - origin_linear)) %
-          block_bytes == 0;
+          block_bytes ==
+      0;
   for (int d = 0; !one_row && d + 1 < rank; ++d) {
     if (view.extent[d] > 1 && static_cast<std::size_t>(view.stride[d]) * sizeof(T) % block_bytes)
       vector_stores = false;
@@ -243,16 +242,28 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
         device_style(std::false_type{});
       }
     } else {
-      if ((on_host || vector_stores) && shared_high) device_style(std::true_type{});
-      else device_style(std::false_type{});
+      if ((on_host || vector_stores) && shared_high)
+        device_style(std::true_type{});
+      else
+        device_style(std::false_type{});
     }
   };
-  struct idx32 { using type = std::uint32_t; };
-  struct idx64 { using type = std::uint64_t; };
+  struct idx32 {
+    using type = std::uint32_t;
+  };
+  struct idx64 {
+    using type = std::uint64_t;
+  };
   if (one_row) {
-    if (small) go(std::true_type{}, idx32{}); else go(std::true_type{}, idx64{});
+    if (small)
+      go(std::true_type{}, idx32{});
+    else
+      go(std::true_type{}, idx64{});
   } else {
-    if (small) go(std::false_type{}, idx32{}); else go(std::false_type{}, idx64{});
+    if (small)
+      go(std::false_type{}, idx32{});
+    else
+      go(std::false_type{}, idx64{});
   }
   return true;
 }
@@ -309,8 +320,7 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
       return;
     }
   }
-  if (Path != FillPath::generic &&
-      fill_rows<Path>(space, view, dist, state, box, global_stride))
+  if (Path != FillPath::generic && fill_rows<Path>(space, view, dist, state, box, global_stride))
     return;
 
   FillGenericFunctor<T, Dist> functor;

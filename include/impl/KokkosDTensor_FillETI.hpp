@@ -13,66 +13,66 @@
 // instantiates, grouped by the source file in src/eti/ that instantiates them (several
 // files, so that the library's build runs in parallel).
 #define KOKKOSDTENSOR_IMPL_ETI_UNIFORM(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Uniform, float)                      \
-  MACRO(PREFIX, SPACE, Uniform, double)                     \
-  MACRO(PREFIX, SPACE, StandardUniform, float)              \
+  MACRO(PREFIX, SPACE, Uniform, float)                       \
+  MACRO(PREFIX, SPACE, Uniform, double)                      \
+  MACRO(PREFIX, SPACE, StandardUniform, float)               \
   MACRO(PREFIX, SPACE, StandardUniform, double)
 #define KOKKOSDTENSOR_IMPL_ETI_NORMAL(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Normal, float)                      \
+  MACRO(PREFIX, SPACE, Normal, float)                       \
   MACRO(PREFIX, SPACE, Normal, double)
 #define KOKKOSDTENSOR_IMPL_ETI_LOGNORMAL(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, LogNormal, float)                      \
+  MACRO(PREFIX, SPACE, LogNormal, float)                       \
   MACRO(PREFIX, SPACE, LogNormal, double)
 #define KOKKOSDTENSOR_IMPL_ETI_TRUNCNORMAL(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, TruncNormal, float)                      \
+  MACRO(PREFIX, SPACE, TruncNormal, float)                       \
   MACRO(PREFIX, SPACE, TruncNormal, double)
 #define KOKKOSDTENSOR_IMPL_ETI_BERNOULLI(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Bernoulli, float)                      \
-  MACRO(PREFIX, SPACE, Bernoulli, double)                     \
-  MACRO(PREFIX, SPACE, Bernoulli, bool)                       \
-  MACRO(PREFIX, SPACE, Bernoulli, std::int8_t)                \
-  MACRO(PREFIX, SPACE, Bernoulli, std::uint8_t)               \
-  MACRO(PREFIX, SPACE, Bernoulli, std::int32_t)               \
-  MACRO(PREFIX, SPACE, Bernoulli, std::uint32_t)              \
-  MACRO(PREFIX, SPACE, Bernoulli, std::int64_t)               \
+  MACRO(PREFIX, SPACE, Bernoulli, float)                       \
+  MACRO(PREFIX, SPACE, Bernoulli, double)                      \
+  MACRO(PREFIX, SPACE, Bernoulli, bool)                        \
+  MACRO(PREFIX, SPACE, Bernoulli, std::int8_t)                 \
+  MACRO(PREFIX, SPACE, Bernoulli, std::uint8_t)                \
+  MACRO(PREFIX, SPACE, Bernoulli, std::int32_t)                \
+  MACRO(PREFIX, SPACE, Bernoulli, std::uint32_t)               \
+  MACRO(PREFIX, SPACE, Bernoulli, std::int64_t)                \
   MACRO(PREFIX, SPACE, Bernoulli, std::uint64_t)
 #define KOKKOSDTENSOR_IMPL_ETI_DROPOUT(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Dropout, float)                      \
+  MACRO(PREFIX, SPACE, Dropout, float)                       \
   MACRO(PREFIX, SPACE, Dropout, double)
 #define KOKKOSDTENSOR_IMPL_ETI_RANDOMBITS(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, RandomBits, std::uint32_t)              \
+  MACRO(PREFIX, SPACE, RandomBits, std::uint32_t)               \
   MACRO(PREFIX, SPACE, RandomBits, std::uint64_t)
 #define KOKKOSDTENSOR_IMPL_ETI_RANDINT(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, RandInt, std::int32_t)               \
-  MACRO(PREFIX, SPACE, RandInt, std::uint32_t)              \
-  MACRO(PREFIX, SPACE, RandInt, std::int64_t)               \
+  MACRO(PREFIX, SPACE, RandInt, std::int32_t)                \
+  MACRO(PREFIX, SPACE, RandInt, std::uint32_t)               \
+  MACRO(PREFIX, SPACE, RandInt, std::int64_t)                \
   MACRO(PREFIX, SPACE, RandInt, std::uint64_t)
 #define KOKKOSDTENSOR_IMPL_ETI_EXPONENTIAL(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Exponential, float)                      \
+  MACRO(PREFIX, SPACE, Exponential, float)                       \
   MACRO(PREFIX, SPACE, Exponential, double)
 #define KOKKOSDTENSOR_IMPL_ETI_GEOMETRIC(MACRO, PREFIX, SPACE) \
-  MACRO(PREFIX, SPACE, Geometric, float)                      \
-  MACRO(PREFIX, SPACE, Geometric, double)                     \
-  MACRO(PREFIX, SPACE, Geometric, std::int32_t)               \
+  MACRO(PREFIX, SPACE, Geometric, float)                       \
+  MACRO(PREFIX, SPACE, Geometric, double)                      \
+  MACRO(PREFIX, SPACE, Geometric, std::int32_t)                \
   MACRO(PREFIX, SPACE, Geometric, std::int64_t)
-#define KOKKOSDTENSOR_IMPL_ETI_ALL(MACRO, PREFIX, SPACE)     \
-  KOKKOSDTENSOR_IMPL_ETI_UNIFORM(MACRO, PREFIX, SPACE)      \
-  KOKKOSDTENSOR_IMPL_ETI_NORMAL(MACRO, PREFIX, SPACE)       \
-  KOKKOSDTENSOR_IMPL_ETI_LOGNORMAL(MACRO, PREFIX, SPACE)    \
-  KOKKOSDTENSOR_IMPL_ETI_TRUNCNORMAL(MACRO, PREFIX, SPACE)  \
-  KOKKOSDTENSOR_IMPL_ETI_BERNOULLI(MACRO, PREFIX, SPACE)    \
-  KOKKOSDTENSOR_IMPL_ETI_DROPOUT(MACRO, PREFIX, SPACE)      \
-  KOKKOSDTENSOR_IMPL_ETI_RANDOMBITS(MACRO, PREFIX, SPACE)   \
-  KOKKOSDTENSOR_IMPL_ETI_RANDINT(MACRO, PREFIX, SPACE)      \
-  KOKKOSDTENSOR_IMPL_ETI_EXPONENTIAL(MACRO, PREFIX, SPACE)  \
+#define KOKKOSDTENSOR_IMPL_ETI_ALL(MACRO, PREFIX, SPACE)   \
+  KOKKOSDTENSOR_IMPL_ETI_UNIFORM(MACRO, PREFIX, SPACE)     \
+  KOKKOSDTENSOR_IMPL_ETI_NORMAL(MACRO, PREFIX, SPACE)      \
+  KOKKOSDTENSOR_IMPL_ETI_LOGNORMAL(MACRO, PREFIX, SPACE)   \
+  KOKKOSDTENSOR_IMPL_ETI_TRUNCNORMAL(MACRO, PREFIX, SPACE) \
+  KOKKOSDTENSOR_IMPL_ETI_BERNOULLI(MACRO, PREFIX, SPACE)   \
+  KOKKOSDTENSOR_IMPL_ETI_DROPOUT(MACRO, PREFIX, SPACE)     \
+  KOKKOSDTENSOR_IMPL_ETI_RANDOMBITS(MACRO, PREFIX, SPACE)  \
+  KOKKOSDTENSOR_IMPL_ETI_RANDINT(MACRO, PREFIX, SPACE)     \
+  KOKKOSDTENSOR_IMPL_ETI_EXPONENTIAL(MACRO, PREFIX, SPACE) \
   KOKKOSDTENSOR_IMPL_ETI_GEOMETRIC(MACRO, PREFIX, SPACE)
 
 // One instantiation of the automatic path (PREFIX: `extern template` or `template`).
-#define KOKKOSDTENSOR_IMPL_FILL_INSTANCE(PREFIX, SPACE, DIST, T)                      \
-  PREFIX void KokkosDTensor::Impl::fill_strided<                                     \
-      KokkosDTensor::Impl::FillPath::automatic, SPACE, KokkosDTensor::Impl::DIST<T>>( \
-      const SPACE&, const KokkosDTensor::Impl::StridedData<T>&,                      \
-      const KokkosDTensor::Impl::DIST<T>&, const KokkosDTensor::RNGState&,           \
+#define KOKKOSDTENSOR_IMPL_FILL_INSTANCE(PREFIX, SPACE, DIST, T)                                 \
+  PREFIX void KokkosDTensor::Impl::fill_strided<KokkosDTensor::Impl::FillPath::automatic, SPACE, \
+                                                KokkosDTensor::Impl::DIST<T>>(                   \
+      const SPACE&, const KokkosDTensor::Impl::StridedData<T>&,                                  \
+      const KokkosDTensor::Impl::DIST<T>&, const KokkosDTensor::RNGState&,                       \
       const KokkosDTensor::Impl::GlobalBox&);
 
 // MACRO(SPACE) for every enabled execution space. HIP and SYCL are reached through

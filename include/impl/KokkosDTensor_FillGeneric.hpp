@@ -5,9 +5,9 @@
 // block of one row segment per work item. The rows kernels are faster where they apply;
 // this one is the reference they are tested against.
 
-#include <impl/KokkosDTensor_Philox.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <impl/KokkosDTensor_Philox.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {

@@ -5,11 +5,11 @@
 // work item's row with precomputed divisions), block stores and loads, and bounds-checked
 // blocks at a row's ends.
 
-#include <impl/KokkosDTensor_Philox.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <impl/KokkosDTensor_Philox.hpp>
 #include <type_traits>
 
 namespace KokkosDTensor {
@@ -18,9 +18,9 @@ namespace Impl {
 // ---- fast paths ---------------------------------------------------------------------------
 //
 // The generic kernel (KokkosDTensor_FillGeneric.hpp) handles every View. fill_random uses it
-// only where the rows kernels do not apply; they give identical values (the same words reach the same
-// elements, the same transform runs on them), which unit_tests/Test_FillPaths.cpp checks
-// path against path, byte for byte.
+// only where the rows kernels do not apply; they give identical values (the same words reach the
+// same elements, the same transform runs on them), which unit_tests/Test_FillPaths.cpp checks path
+// against path, byte for byte.
 //
 // Rows path (any backend): the View's last dimension is contiguous in memory (stride 1:
 // LayoutRight, a LayoutRight subview, LayoutLeft of rank 1, LayoutStride with unit last
@@ -155,15 +155,15 @@ struct FillRowsGeometry {
   static constexpr int elements_per_block = Dist::elements_per_block;
   static constexpr int row_dims = max_row_rank;
   T* data;
-  int row_rank;                  // 0 when OneRow
+  int row_rank;  // 0 when OneRow
   Dist dist;
   PhiloxKeySchedule key;
-  std::uint64_t first_block;     // state.offset / 4
-  std::uint64_t origin_linear;   // L of local element (0, ..., 0)
-  Index row_length;              // elements per row
-  Index blocks_per_row;          // Philox blocks a row may touch (work units per row)
-  divider_t<Index> per_row;      // divides by the work units (items or chunks) per row
-  Index row_extent[row_dims];    // local extents of the row dimensions
+  std::uint64_t first_block;    // state.offset / 4
+  std::uint64_t origin_linear;  // L of local element (0, ..., 0)
+  Index row_length;             // elements per row
+  Index blocks_per_row;         // Philox blocks a row may touch (work units per row)
+  divider_t<Index> per_row;     // divides by the work units (items or chunks) per row
+  Index row_extent[row_dims];   // local extents of the row dimensions
   divider_t<Index> row_divider[row_dims];
   std::int64_t memory_stride[row_dims];   // View strides of the row dimensions (elements)
   std::uint64_t global_stride[row_dims];  // row-major strides of the global tensor

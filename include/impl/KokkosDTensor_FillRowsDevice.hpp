@@ -3,8 +3,8 @@
 
 // The device-style rows kernel: K Philox blocks of one row per work item.
 
-#include <impl/KokkosDTensor_FillRows.hpp>
 #include <cstdint>
+#include <impl/KokkosDTensor_FillRows.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -34,8 +34,7 @@ constexpr int strided_blocks_per_item = 8;
 // On the H200, through Kokkos' RangePolicy, uniform_ f32 ran 3% (this body, K = 4) to 7% (a
 // minimal body) faster with it than with a 64-bit counter per block (docs/performance.md,
 // version 6).
-template <class T, class Dist, bool OneRow, class Index, int K, bool VectorStores,
-          bool SharedHigh>
+template <class T, class Dist, bool OneRow, class Index, int K, bool VectorStores, bool SharedHigh>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
   static constexpr bool is_host_style = false;
   // Work items per row for the whole blocks (per_row.divisor counts two more when rows have
@@ -61,10 +60,11 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
       // and nvcc then hoists both edge blocks' Philox out of it into every thread
       // (measured on the H200: uniform_ f32 took 25% longer, dropout_ 1.8x).
       const std::uint64_t edge = static_cast<std::uint64_t>(t - interior_items);  // 0 or 1
-      const bool wanted = edge == 0 ? row_start % E != 0
-                                    : row_end % E != 0 && end_whole >= first_whole;
+      const bool wanted =
+          edge == 0 ? row_start % E != 0 : row_end % E != 0 && end_whole >= first_whole;
       if (wanted)
-        this->fill_block(row_data, row_start, first_whole - 1 + edge * (end_whole + 1 - first_whole));
+        this->fill_block(row_data, row_start,
+                         first_whole - 1 + edge * (end_whole + 1 - first_whole));
       return;
     }
     const Index whole = end_whole > first_whole ? static_cast<Index>(end_whole - first_whole) : 0;
@@ -82,7 +82,8 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
                                   static_cast<std::uint32_t>(t + j * interior_items);
         words[j] = stream_block(this->key, low, counter_high);
       } else {
-        words[j] = stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
+        words[j] =
+            stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
       }
     }
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

@@ -4,16 +4,15 @@
 // The host-style rows kernel: a chunk of blocks of one row per work item, with an AVX2+FMA
 // version chosen at run time.
 
+#include <cstdint>
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_HostSimd.hpp>
-#include <cstdint>
 
 namespace KokkosDTensor {
 namespace Impl {
 
-
-constexpr int host_batch_blocks = 8;   // blocks per philox4x32_10_batch call
-constexpr int host_chunk_blocks = 512; // blocks per host work item (2 KiB of floats)
+constexpr int host_batch_blocks = 8;    // blocks per philox4x32_10_batch call
+constexpr int host_chunk_blocks = 512;  // blocks per host work item (2 KiB of floats)
 
 // Host style: one work item = a chunk of up to host_chunk_blocks blocks of one row.
 // Two versions of the chunk loop: fill_chunk, portable C++ (philox4x32_10_batch, which the
@@ -96,8 +95,8 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
 
   // fill_chunk with the whole blocks through AVX2, 16 and then 8 at a time.
   __attribute__((target("avx2,fma"))) void fill_chunk_avx2(T* row, std::uint64_t row_start,
-                                                            std::uint64_t begin,
-                                                            std::uint64_t end) const {
+                                                           std::uint64_t begin,
+                                                           std::uint64_t end) const {
     constexpr int E = Dist::elements_per_block;
     std::uint64_t whole_first, whole_last;
     whole_range(row_start, begin, end, whole_first, whole_last);
@@ -120,9 +119,8 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
 #endif
 
   // The chunk of work item `item`: its row's memory and L, and its blocks [begin, end).
-  KOKKOS_FORCEINLINE_FUNCTION void locate_chunk(const Index item, T*& row,
-                                                std::uint64_t& row_start, std::uint64_t& begin,
-                                                std::uint64_t& end) const {
+  KOKKOS_FORCEINLINE_FUNCTION void locate_chunk(const Index item, T*& row, std::uint64_t& row_start,
+                                                std::uint64_t& begin, std::uint64_t& end) const {
     constexpr int E = Dist::elements_per_block;
     const Index chunk = this->locate_item(item, row, row_start);
     const std::uint64_t row_first_block = row_start / E;

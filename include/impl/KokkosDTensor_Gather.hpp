@@ -3,10 +3,10 @@
 
 // The all-gather behind DTensor::full_tensor() and the shard copies of distribute_tensor.
 
-#include <impl/KokkosDTensor_Error.hpp>
-#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <KokkosDTensor_DeviceMesh.hpp>
 #include <KokkosDTensor_Placement.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -56,9 +56,8 @@ ViewType gather_through(const ViewType& local, const DTensorSpec& spec, const st
   using view_type = ViewType;
   using non_const_value_type = typename ViewType::non_const_value_type;
   const DeviceMesh& mesh = spec.mesh();
-  using packed_view =
-      Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight, BufferSpace,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using packed_view = Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight,
+                                   BufferSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using buffer_view = Kokkos::View<non_const_value_type*, BufferSpace>;
   // Every rank computes every shard from the spec: no metadata exchange. One replica per
   // shard sends (coordinate 0 along Replicate dims); Partial dims all send and are summed.
@@ -77,8 +76,8 @@ ViewType gather_through(const ViewType& local, const DTensorSpec& spec, const st
     if (!is_first_along<Replicate>(placements, coordinates[p])) count = 0;
     if (total + count > INT_MAX)
       throw_runtime_error(function, "gathering " + spec.to_string() +
-                                              " needs more than INT_MAX elements per call; "
-                                              "not supported yet");
+                                        " needs more than INT_MAX elements per call; "
+                                        "not supported yet");
     counts[p] = static_cast<int>(count);
     displacements[p] = static_cast<int>(total);
     total += count;

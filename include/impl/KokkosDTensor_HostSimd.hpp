@@ -19,15 +19,15 @@
 #ifndef KOKKOSDTENSOR_IMPL_HOSTSIMD_HPP
 #define KOKKOSDTENSOR_IMPL_HOSTSIMD_HPP
 
+#include <cstdint>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
-#include <cstdint>
 
 // Whether the host fill has an AVX2+FMA version chosen at run time: GCC/Clang on x86-64,
 // not in a device compiler's pass (nvcc, hipcc, nvc++ compile host code through their own
 // front ends; the device backends do not use the host-style functor anyway).
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(_M_X64)) && \
-    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__NVCOMPILER) &&                  \
+    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__NVCOMPILER) &&                 \
     !defined(KOKKOSDTENSOR_DISABLE_HOST_DISPATCH)
 #define KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH 1
 #else
@@ -150,13 +150,17 @@ KOKKOSDTENSOR_IMPL_AVX2 void store_stream_order(const __m256i (&v)[4], void* dst
 
 // ---- float helpers: each mirrors one scalar function step for step ------------------------
 
-KOKKOSDTENSOR_IMPL_AVX2 __m256 fma(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 fma(__m256 a, __m256 b, __m256 c) {
+  return _mm256_fmadd_ps(a, b, c);
+}
 KOKKOSDTENSOR_IMPL_AVX2 __m256 bcast(float x) { return _mm256_set1_ps(x); }
 KOKKOSDTENSOR_IMPL_AVX2 __m256 bits_ps(std::uint32_t bits) {
   return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits)));
 }
 // c ? b : a, lane by lane (c: all-ones or all-zeros lanes).
-KOKKOSDTENSOR_IMPL_AVX2 __m256 select(__m256 c, __m256 b, __m256 a) { return _mm256_blendv_ps(a, b, c); }
+KOKKOSDTENSOR_IMPL_AVX2 __m256 select(__m256 c, __m256 b, __m256 a) {
+  return _mm256_blendv_ps(a, b, c);
+}
 KOKKOSDTENSOR_IMPL_AVX2 __m256 abs(__m256 x) { return _mm256_and_ps(x, bits_ps(0x7fffffffu)); }
 KOKKOSDTENSOR_IMPL_AVX2 __m256 sign(__m256 x) { return _mm256_and_ps(x, bits_ps(0x80000000u)); }
 KOKKOSDTENSOR_IMPL_AVX2 __m256 copysign(__m256 magnitude, __m256 s) {
@@ -187,8 +191,7 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 uniform01_open(__m256i w) {
 template <bool MayBeTiny>
 KOKKOSDTENSOR_IMPL_AVX2 __m256 log_core(__m256 xs, __m256 tiny) {
   const __m256i bits = _mm256_castps_si256(xs);
-  const __m256i e =
-      _mm256_srai_epi32(_mm256_sub_epi32(bits, _mm256_set1_epi32(0x3f2aaaab)), 23);
+  const __m256i e = _mm256_srai_epi32(_mm256_sub_epi32(bits, _mm256_set1_epi32(0x3f2aaaab)), 23);
   const __m256 m = _mm256_castsi256_ps(_mm256_sub_epi32(bits, _mm256_slli_epi32(e, 23)));
   const __m256 f = _mm256_sub_ps(m, bcast(1.0f));
   static constexpr float cg[9] = {0x1.d01f96p-4f,  -0x1.fcd61ap-4f, 0x1.bf1a08p-4f,
@@ -257,8 +260,8 @@ KOKKOSDTENSOR_IMPL_AVX2 void sincospi_reduced(__m256 r, __m256i q, __m256& s, __
   const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(2);
   const __m256 odd = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one), one));
   const __m256 flip_s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(q, two), 30));
-  const __m256 flip_c = _mm256_castsi256_ps(
-      _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(q, one), two), 30));
+  const __m256 flip_c =
+      _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(q, one), two), 30));
   s = _mm256_xor_ps(select(odd, cr, sr), flip_s);
   c = _mm256_xor_ps(select(odd, sr, cr), flip_c);
 }
@@ -291,9 +294,8 @@ KOKKOSDTENSOR_IMPL_AVX2 void sincospi(__m256 x, __m256& s, __m256& c) {
 //  1.97 ns for four 8-lane gathers (normal_coefficients_gather, kept for comparison and
 //  tested) and 0.61 ns with vpextrd for the indices (docs/performance.md, "normal_ v2").
 //  z = fma(fma(fma(c3, u, c2), u, c1), u, c0) with the sign bit of w XORed in.
-KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_load(const float* table, __m256i idx,
-                                                      __m256& c0, __m256& c1, __m256& c2,
-                                                      __m256& c3) {
+KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_load(const float* table, __m256i idx, __m256& c0,
+                                                      __m256& c1, __m256& c2, __m256& c3) {
   // Byte offsets of the entries through memory, two per 64-bit load (measured 7% faster
   // than vpextrd from the register).
   alignas(32) std::uint64_t at[4];
@@ -305,12 +307,12 @@ KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_load(const float* table, __m256
   // Rows: lane l's (c0, c1, c2, c3); lanes l and l + 4 share a 256-bit register.
   const __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[0] & 0xffffffffu)),
                                          entry(at[2] & 0xffffffffu), 1);
-  const __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[0] >> 32)),
-                                         entry(at[2] >> 32), 1);
+  const __m256 r1 =
+      _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[0] >> 32)), entry(at[2] >> 32), 1);
   const __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[1] & 0xffffffffu)),
                                          entry(at[3] & 0xffffffffu), 1);
-  const __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[1] >> 32)),
-                                         entry(at[3] >> 32), 1);
+  const __m256 r3 =
+      _mm256_insertf128_ps(_mm256_castps128_ps256(entry(at[1] >> 32)), entry(at[3] >> 32), 1);
   const __m256 t0 = _mm256_unpacklo_ps(r0, r1);  // c0 of lanes 0,1 | c1 of 0,1 (and 4,5)
   const __m256 t1 = _mm256_unpackhi_ps(r0, r1);  // c2, c3 of lanes 0,1 (and 4,5)
   const __m256 t2 = _mm256_unpacklo_ps(r2, r3);
@@ -321,9 +323,8 @@ KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_load(const float* table, __m256
   c3 = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
 }
 
-KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_gather(const float* table, __m256i idx,
-                                                        __m256& c0, __m256& c1, __m256& c2,
-                                                        __m256& c3) {
+KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_gather(const float* table, __m256i idx, __m256& c0,
+                                                        __m256& c1, __m256& c2, __m256& c3) {
   const __m256i at = _mm256_slli_epi32(idx, 2);
   c0 = _mm256_i32gather_ps(table + 0, at, 4);
   c1 = _mm256_i32gather_ps(table + 1, at, 4);
@@ -348,8 +349,8 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
   else
     normal_coefficients_load(table, idx, c0, c1, c2, c3);
   const __m256 z = fma(fma(fma(c3, u, c2), u, c1), u, c0);
-  return _mm256_xor_ps(z, _mm256_castsi256_ps(
-                              _mm256_and_si256(w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
+  return _mm256_xor_ps(z, _mm256_castsi256_ps(_mm256_and_si256(
+                              w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
 }
 
 // normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
@@ -363,12 +364,15 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
 KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table) {
   const __m256i m = _mm256_or_si256(_mm256_slli_epi64(x, 1), _mm256_set1_epi64x(1));
   const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000ll);
-  const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(m, 32), two52)),
-                                   _mm256_set1_pd(0x1p52));
-  const __m256d lo = _mm256_sub_pd(
-      _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(m, _mm256_set1_epi64x(0xffffffffll)), two52)),
-      _mm256_set1_pd(0x1p52));
-  const __m256i dm = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(0x1p32)), lo));
+  const __m256d hi =
+      _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(m, 32), two52)),
+                    _mm256_set1_pd(0x1p52));
+  const __m256d lo =
+      _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
+                        _mm256_and_si256(m, _mm256_set1_epi64x(0xffffffffll)), two52)),
+                    _mm256_set1_pd(0x1p52));
+  const __m256i dm =
+      _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(0x1p32)), lo));
   const __m256i idx = _mm256_sub_epi64(_mm256_srli_epi64(dm, 50), _mm256_set1_epi64x(1023 * 4));
   const __m256d u = _mm256_sub_pd(
       _mm256_castsi256_pd(_mm256_or_si256(
@@ -396,9 +400,12 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table
   __m256d p = c[12];
   for (int k = 11; k >= 0; --k) p = _mm256_fmadd_pd(p, u, c[k]);
   const __m256d last = _mm256_castsi256_pd(_mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(255)));
-  const __m256d d = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_set1_pd(0.5), u), last);
+  const __m256d d =
+      _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_set1_pd(0.5), u), last);
   const __m256d z = _mm256_mul_pd(p, d);
-  return _mm256_xor_pd(z, _mm256_castsi256_pd(_mm256_and_si256(x, _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull)))));
+  return _mm256_xor_pd(z,
+                       _mm256_castsi256_pd(_mm256_and_si256(
+                           x, _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull)))));
 }
 
 }  // namespace host_avx2
@@ -455,7 +462,8 @@ struct HostAvx2Transform<Normal<float>> {
     __m256i v[4];
     for (int j = 0; j < 4; ++j)
       v[j] = _mm256_castps_si256(host_avx2::fma(
-          stddev, host_avx2::normal_from_word<KOKKOSDTENSOR_IMPL_NORMAL_AVX2_GATHER>(w.word[j], table),
+          stddev,
+          host_avx2::normal_from_word<KOKKOSDTENSOR_IMPL_NORMAL_AVX2_GATHER>(w.word[j], table),
           mean));
     host_avx2::store_stream_order(v, dst);
   }
@@ -519,8 +527,8 @@ struct HostAvx2Transform<Bernoulli<float>> {
     __m256i s[4];
     host_avx2::to_stream_order(w.word, s);
     for (int k = 0; k < 4; ++k)
-      _mm256_storeu_ps(dst + 8 * k,
-                       _mm256_and_ps(host_avx2::bernoulli_mask(s[k], d.threshold), _mm256_set1_ps(1.0f)));
+      _mm256_storeu_ps(dst + 8 * k, _mm256_and_ps(host_avx2::bernoulli_mask(s[k], d.threshold),
+                                                  _mm256_set1_ps(1.0f)));
   }
 };
 

@@ -110,9 +110,9 @@ KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock stream_block(const PhiloxKeySchedule& ke
 }
 
 // Host only: the N consecutive blocks first_block, ..., first_block + N - 1 at once, in
-// stream order: word[4 * l + j] is word j of block first_block + l. Written lane-parallel so that the
-// compiler vectorises it (SSE2 pmuludq, AVX2 vpmuludq: 32x32->64-bit products of
-// 2, 4 or 8 lanes per instruction); same words as stream_block. Not for device code.
+// stream order: word[4 * l + j] is word j of block first_block + l. Written lane-parallel so that
+// the compiler vectorises it (SSE2 pmuludq, AVX2 vpmuludq: 32x32->64-bit products of 2, 4 or 8
+// lanes per instruction); same words as stream_block. Not for device code.
 template <int N>
 inline void philox4x32_10_batch(const PhiloxKeySchedule& key, std::uint64_t first_block,
                                 std::uint32_t (&word)[4 * N]) {

@@ -24,7 +24,8 @@
 #include <cstring>
 
 #if defined(__FAST_MATH__) && !defined(KOKKOSDTENSOR_ALLOW_FAST_MATH)
-#error "KokkosDTensor: host code built with -ffast-math cannot give the portable random stream (reassociation changes the bits); build without it, or define KOKKOSDTENSOR_ALLOW_FAST_MATH to accept different bits"
+#error \
+    "KokkosDTensor: host code built with -ffast-math cannot give the portable random stream (reassociation changes the bits); build without it, or define KOKKOSDTENSOR_ALLOW_FAST_MATH to accept different bits"
 #endif
 
 #if defined(__CUDA_ARCH__) || (defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__)
@@ -136,13 +137,16 @@ KOKKOS_INLINE_FUNCTION double bits_to_double(std::uint64_t u) {
 #endif
 }
 
-KOKKOS_INLINE_FUNCTION float portable_abs(float x) { return bits_to_float(float_to_bits(x) & 0x7fffffffu); }
+KOKKOS_INLINE_FUNCTION float portable_abs(float x) {
+  return bits_to_float(float_to_bits(x) & 0x7fffffffu);
+}
 KOKKOS_INLINE_FUNCTION double portable_abs(double x) {
   return bits_to_double(double_to_bits(x) & 0x7fffffffffffffffull);
 }
 // |magnitude| with the sign of `sign`.
 KOKKOS_INLINE_FUNCTION float portable_copysign(float magnitude, float sign) {
-  return bits_to_float((float_to_bits(magnitude) & 0x7fffffffu) | (float_to_bits(sign) & 0x80000000u));
+  return bits_to_float((float_to_bits(magnitude) & 0x7fffffffu) |
+                       (float_to_bits(sign) & 0x80000000u));
 }
 KOKKOS_INLINE_FUNCTION double portable_copysign(double magnitude, double sign) {
   return bits_to_double((double_to_bits(magnitude) & 0x7fffffffffffffffull) |
@@ -201,9 +205,9 @@ KOKKOS_FORCEINLINE_FUNCTION float log_normal_positive(float xs, int e_shift = 0)
   const std::int32_t e = static_cast<std::int32_t>(bits - 0x3f2aaaabu) >> 23;  // 2/3 rounded up
   const float m = bits_to_float(bits - (static_cast<std::uint32_t>(e) << 23));
   const float f = portable_sub(m, 1.0f);
-  const float g = horner(f, 0x1.d01f96p-4f, -0x1.fcd61ap-4f, 0x1.bf1a08p-4f, -0x1.f7579cp-4f,
-                         0x1.24b290p-3f, -0x1.557838p-3f, 0x1.999954p-3f, -0x1.ffffb6p-3f,
-                         0x1.555556p-2f);
+  const float g =
+      horner(f, 0x1.d01f96p-4f, -0x1.fcd61ap-4f, 0x1.bf1a08p-4f, -0x1.f7579cp-4f, 0x1.24b290p-3f,
+             -0x1.557838p-3f, 0x1.999954p-3f, -0x1.ffffb6p-3f, 0x1.555556p-2f);
   const float t = portable_fma(g, f, -0.5f);
   const float f2 = portable_mul(f, f);
   const float p = portable_fma(t, f2, f);
@@ -223,20 +227,21 @@ KOKKOS_INLINE_FUNCTION float portable_log(float x) {
 // R(z)/z on [0, 0.0295] (the fdlibm scheme with our own coefficients, every step fused).
 KOKKOS_FORCEINLINE_FUNCTION double log_normal_positive(double xs, int e_shift = 0) {
   const std::uint64_t bits = double_to_bits(xs);
-  const std::int64_t e = static_cast<std::int64_t>(bits - 0x3fe6a09e667f3bcdull) >> 52;  // sqrt(1/2) rounded up
+  const std::int64_t e =
+      static_cast<std::int64_t>(bits - 0x3fe6a09e667f3bcdull) >> 52;  // sqrt(1/2) rounded up
   const double m = bits_to_double(bits - (static_cast<std::uint64_t>(e) << 52));
   const double f = portable_sub(m, 1.0);
   const double s = portable_div(f, portable_add(2.0, f));
   const double z = portable_mul(s, s);
-  const double R = portable_mul(
-      z, horner(z, 0x1.2b5900de53b32p-3, 0x1.39fe51a7c18f9p-3, 0x1.7462b51cb66b1p-3,
-                0x1.c71c62e3f11e6p-3, 0x1.2492492df281ap-2, 0x1.99999999952d7p-2,
-                0x1.5555555555558p-1));
+  const double R =
+      portable_mul(z, horner(z, 0x1.2b5900de53b32p-3, 0x1.39fe51a7c18f9p-3, 0x1.7462b51cb66b1p-3,
+                             0x1.c71c62e3f11e6p-3, 0x1.2492492df281ap-2, 0x1.99999999952d7p-2,
+                             0x1.5555555555558p-1));
   const double hf = portable_mul(0.5, f);
   const double ed = static_cast<double>(e - e_shift);
-  const double t1 = portable_fma(hf, f, R);                                // f^2/2 + R
+  const double t1 = portable_fma(hf, f, R);                                       // f^2/2 + R
   const double u = portable_fma(s, t1, portable_mul(ed, 0x1.abc9e3b39803fp-56));  // + e ln2_lo
-  const double v = portable_fma(hf, f, -u);                                // f^2/2 - u
+  const double v = portable_fma(hf, f, -u);                                       // f^2/2 - u
   const double w = portable_sub(f, v);
   return portable_fma(ed, 0x1.62e42fefa39efp-1, w);
 }
@@ -251,7 +256,8 @@ KOKKOS_INLINE_FUNCTION double portable_log(double x) {
 // ---- exp ----------------------------------------------------------------------------
 
 // exp(x) = 2^k exp(r), k = rint(x / ln2), r = x - k ln2 (Cody-Waite, first step exact),
-// exp(r) = (1 + r) + r^2 g(r) with 1 + r kept exactly as a sum of two, g a degree-4 (float) / degree-9 (double) fit g on
+// exp(r) = (1 + r) + r^2 g(r) with 1 + r kept exactly as a sum of two, g a degree-4 (float) /
+// degree-9 (double) fit g on
 // [-ln2/2, ln2/2]. 2^k is applied in two exact power-of-two factors so the only rounding
 // of the scaling is the final one (gradual underflow is correctly rounded).
 // The helper returns exp(r) and k for callers that need the unscaled parts.
@@ -260,7 +266,8 @@ KOKKOS_INLINE_FUNCTION float exp_reduced(float xc, int* k) {
   const float kf = portable_sub(t, 0x1.8p23f);
   const float r1 = portable_fma(kf, -0x1.62e430p-1f, xc);  // exact
   const float r = portable_fma(kf, 0x1.05c610p-29f, r1);
-  const float g = horner(r, 0x1.6d117cp-10f, 0x1.120be2p-7f, 0x1.555518p-5f, 0x1.5554dcp-3f, 0x1.000000p-1f);
+  const float g =
+      horner(r, 0x1.6d117cp-10f, 0x1.120be2p-7f, 0x1.555518p-5f, 0x1.5554dcp-3f, 0x1.000000p-1f);
   *k = static_cast<int>(kf);
   // 1 + r + r^2 g: hi + lo = 1 + r exactly (Fast2Sum), then one final rounding.
   const float hi = portable_add(1.0f, r);
@@ -272,11 +279,10 @@ KOKKOS_INLINE_FUNCTION double exp_reduced(double xc, int* k) {
   const double kf = portable_sub(t, 0x1.8p52);
   const double r1 = portable_fma(kf, -0x1.62e42fefa39efp-1, xc);  // exact
   const double r = portable_fma(kf, -0x1.abc9e3b39803fp-56, r1);
-  const double g =
-      horner(r, 0x1.af390ba7e6f47p-26, 0x1.2891d4ffbb0f9p-22, 0x1.71de0d85293b8p-19,
-             0x1.a019b8ca26fcfp-16, 0x1.a01a01a7cebcdp-13, 0x1.6c16c1789d1d7p-10,
-             0x1.11111111109a6p-7, 0x1.5555555553d37p-5, 0x1.5555555555556p-3,
-             0x1.0000000000001p-1);
+  const double g = horner(r, 0x1.af390ba7e6f47p-26, 0x1.2891d4ffbb0f9p-22, 0x1.71de0d85293b8p-19,
+                          0x1.a019b8ca26fcfp-16, 0x1.a01a01a7cebcdp-13, 0x1.6c16c1789d1d7p-10,
+                          0x1.11111111109a6p-7, 0x1.5555555553d37p-5, 0x1.5555555555556p-3,
+                          0x1.0000000000001p-1);
   *k = static_cast<int>(kf);
   const double hi = portable_add(1.0, r);
   const double lo = portable_add(portable_sub(1.0, hi), r);
@@ -322,8 +328,8 @@ KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(float r, int q, float* s, floa
   // Tiny r (subnormal results) is scaled by 2^64 so that r pi_lo does not underflow.
   const bool tiny = MayBeTiny && portable_abs(r) < 0x1p-90f;
   const float rr = tiny ? portable_mul(r, 0x1p64f) : r;
-  const float srs = portable_fma(rr, 0x1.921fb6p+1f,
-                                 portable_fma(rr, -0x1.777a5cp-24f, portable_mul(portable_mul(rr, z), h)));
+  const float srs = portable_fma(
+      rr, 0x1.921fb6p+1f, portable_fma(rr, -0x1.777a5cp-24f, portable_mul(portable_mul(rr, z), h)));
   const float sr = tiny ? portable_mul(srs, 0x1p-64f) : srs;
   // cos(pi r) = 1 + c1 r^2 + r^4 k2(r^2), c1 = -pi^2/2 = c1_hi + c1_lo, r^2 = z + zl exactly;
   // t = 1 + c1_hi z rounded, e1 its exact rounding error, so the sum t + (e1 + rest) is
@@ -332,8 +338,8 @@ KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(float r, int q, float* s, floa
   const float zl = portable_fma(r, r, -z);
   const float t = portable_fma(z, -0x1.3bd3ccp+2f, 1.0f);
   const float e1 = portable_fma(z, -0x1.3bd3ccp+2f, portable_sub(1.0f, t));
-  const float rest = portable_fma(zl, -0x1.3bd3ccp+2f,
-                                  portable_fma(z, -0x1.37c8bcp-23f, portable_mul(portable_mul(z, z), k2)));
+  const float rest = portable_fma(
+      zl, -0x1.3bd3ccp+2f, portable_fma(z, -0x1.37c8bcp-23f, portable_mul(portable_mul(z, z), k2)));
   const float cr = portable_add(t, portable_add(e1, rest));
   const float sv = (q & 1) ? cr : sr;
   const float cv = (q & 1) ? sr : cr;
@@ -348,8 +354,9 @@ KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(double r, int q, double* s, do
                           -0x1.4abbce625be53p+2);
   const bool tiny = MayBeTiny && portable_abs(r) < 0x1p-900;
   const double rr = tiny ? portable_mul(r, 0x1p200) : r;
-  const double srs = portable_fma(rr, 0x1.921fb54442d18p+1,
-                                  portable_fma(rr, 0x1.1a62633145c07p-53, portable_mul(portable_mul(rr, z), h)));
+  const double srs =
+      portable_fma(rr, 0x1.921fb54442d18p+1,
+                   portable_fma(rr, 0x1.1a62633145c07p-53, portable_mul(portable_mul(rr, z), h)));
   const double sr = tiny ? portable_mul(srs, 0x1p-200) : srs;
   const double k2 = horner(z, 0x1.1e744f3979516p-18, -0x1.b6de8b5d63c46p-14, 0x1.f9d38708329fcp-10,
                            -0x1.a6d1f2a086a1fp-6, 0x1.e1f506891ae94p-3, -0x1.55d3c7e3cbff7p+0,
@@ -357,8 +364,9 @@ KOKKOS_FORCEINLINE_FUNCTION void sincospi_reduced(double r, int q, double* s, do
   const double zl = portable_fma(r, r, -z);
   const double t = portable_fma(z, -0x1.3bd3cc9be45dep+2, 1.0);
   const double e1 = portable_fma(z, -0x1.3bd3cc9be45dep+2, portable_sub(1.0, t));
-  const double rest = portable_fma(zl, -0x1.3bd3cc9be45dep+2,
-                                   portable_fma(z, -0x1.692b71366cc04p-52, portable_mul(portable_mul(z, z), k2)));
+  const double rest =
+      portable_fma(zl, -0x1.3bd3cc9be45dep+2,
+                   portable_fma(z, -0x1.692b71366cc04p-52, portable_mul(portable_mul(z, z), k2)));
   const double cr = portable_add(t, portable_add(e1, rest));
   const double sv = (q & 1) ? cr : sr;
   const double cv = (q & 1) ? sr : cr;
@@ -370,7 +378,7 @@ KOKKOS_INLINE_FUNCTION void portable_sincospi(float x, float* s, float* c) {
   const float ax = portable_abs(x);
   const float xs = ax < 0x1p24f ? x : portable_copysign(0.0f, x);
   const float j = portable_rint(portable_mul(2.0f, xs));  // |j| <= 2^25, exact
-  const float r = portable_fma(j, -0.5f, xs);            // exact, |r| <= 1/4
+  const float r = portable_fma(j, -0.5f, xs);             // exact, |r| <= 1/4
   float sv, cv;
   sincospi_reduced<true>(r, static_cast<int>(j) & 3, &sv, &cv);
   const bool finite = ax <= 0x1.fffffep127f;
@@ -405,10 +413,11 @@ KOKKOS_FORCEINLINE_FUNCTION void sincospi_of_unit_multiple(double x, double* s, 
 
 // ---- erf ----------------------------------------------------------------------------
 
-// erf(x): |x| < 1: x (2/sqrt(pi))_hi + (x (2/sqrt(pi))_lo + x^3 P1(x^2)); 1 <= |x|: 1 - exp(Q(|x|)) with Q a fit of log(erfc) on
-// [1, 3.95] (float; one piece) or [1, 3] and [3, 5.95] (double); beyond that erf = +-1
-// exactly (|x| is clamped, erfc there is below half an ulp of 1). The final 1 - exp(Q) is
-// one fused operation on the unscaled parts of exp, never a product followed by a subtraction.
+// erf(x): |x| < 1: x (2/sqrt(pi))_hi + (x (2/sqrt(pi))_lo + x^3 P1(x^2)); 1 <= |x|: 1 - exp(Q(|x|))
+// with Q a fit of log(erfc) on [1, 3.95] (float; one piece) or [1, 3] and [3, 5.95] (double);
+// beyond that erf = +-1 exactly (|x| is clamped, erfc there is below half an ulp of 1). The final 1
+// - exp(Q) is one fused operation on the unscaled parts of exp, never a product followed by a
+// subtraction.
 KOKKOS_INLINE_FUNCTION float portable_erf(float x) {
   const float ax = portable_abs(x);
   float r;
@@ -421,9 +430,9 @@ KOKKOS_INLINE_FUNCTION float portable_erf(float x) {
   } else {
     const float a = ax < 3.95f ? ax : 3.95f;  // NaN too; fixed below
     const float t = portable_sub(a, 2.5f);
-    const float q = horner(t, 0x1.bd27b0p-20f, -0x1.be0e56p-17f, 0x1.43daaap-14f, -0x1.b89acep-12f,
-                           0x1.1bd280p-9f, -0x1.63cf80p-7f, -0x1.e3460ap-1f, -0x1.569252p+2f,
-                           -0x1.f3a2dcp+2f);
+    const float q =
+        horner(t, 0x1.bd27b0p-20f, -0x1.be0e56p-17f, 0x1.43daaap-14f, -0x1.b89acep-12f,
+               0x1.1bd280p-9f, -0x1.63cf80p-7f, -0x1.e3460ap-1f, -0x1.569252p+2f, -0x1.f3a2dcp+2f);
     int k;
     const float e = exp_reduced(q, &k);  // q in [-17.5, -1.8]: k in [-26, -2]
     r = portable_copysign(portable_fma(-e, pow2_float(k), 1.0f), x);
@@ -436,10 +445,11 @@ KOKKOS_INLINE_FUNCTION double portable_erf(double x) {
   double r;
   if (ax < 1.0) {
     const double z = portable_mul(x, x);
-    const double p1 = horner(z, 0x1.0f873f737d5e1p-34, -0x1.3c1d9d4b58363p-30, 0x1.f8d431816c408p-27,
-                             -0x1.5f3931a22d29fp-23, 0x1.b9e232ab7adf7p-20, -0x1.f4d21ef4dba56p-17,
-                             0x1.f9a324dd956b9p-14, -0x1.c02db3f4710f6p-11, 0x1.565bcd0e43432p-8,
-                             -0x1.b82ce312882f6p-6, 0x1.ce2f21a042bd7p-4, -0x1.812746b0379e7p-2);
+    const double p1 =
+        horner(z, 0x1.0f873f737d5e1p-34, -0x1.3c1d9d4b58363p-30, 0x1.f8d431816c408p-27,
+               -0x1.5f3931a22d29fp-23, 0x1.b9e232ab7adf7p-20, -0x1.f4d21ef4dba56p-17,
+               0x1.f9a324dd956b9p-14, -0x1.c02db3f4710f6p-11, 0x1.565bcd0e43432p-8,
+               -0x1.b82ce312882f6p-6, 0x1.ce2f21a042bd7p-4, -0x1.812746b0379e7p-2);
     const double tail = portable_mul(portable_mul(x, z), p1);
     r = portable_fma(x, 0x1.20dd750429b6dp+0, portable_fma(x, 0x1.1ae3a914fed80p-56, tail));
   } else {
@@ -481,12 +491,14 @@ KOKKOS_INLINE_FUNCTION float portable_erfinv(float x) {
   float p;
   if (w < 5.0f) {
     const float t = portable_sub(w, 2.5f);
-    p = horner(t, -0x1.32e60ep-27f, 0x1.90e8acp-26f, 0x1.f6a6f8p-22f, -0x1.d0eda0p-19f, -0x1.4db186p-18f,
-               0x1.c9e970p-13f, -0x1.48650cp-10f, -0x1.11c506p-8f, 0x1.f91e8ap-3f, 0x1.805c5ep+0f);
+    p = horner(t, -0x1.32e60ep-27f, 0x1.90e8acp-26f, 0x1.f6a6f8p-22f, -0x1.d0eda0p-19f,
+               -0x1.4db186p-18f, 0x1.c9e970p-13f, -0x1.48650cp-10f, -0x1.11c506p-8f, 0x1.f91e8ap-3f,
+               0x1.805c5ep+0f);
   } else {
     const float t = portable_sub(portable_sqrt(w), 3.0f);
-    p = horner(t, 0x1.0b565cp-13f, -0x1.4e5612p-12f, -0x1.33e522p-14f, 0x1.8828b2p-10f, -0x1.d67114p-9f,
-               0x1.7472e8p-8f, -0x1.f49ee8p-8f, 0x1.358440p-7f, 0x1.006dc6p+0f, 0x1.6a9efcp+1f);
+    p = horner(t, 0x1.0b565cp-13f, -0x1.4e5612p-12f, -0x1.33e522p-14f, 0x1.8828b2p-10f,
+               -0x1.d67114p-9f, 0x1.7472e8p-8f, -0x1.f49ee8p-8f, 0x1.358440p-7f, 0x1.006dc6p+0f,
+               0x1.6a9efcp+1f);
   }
   const float ax = portable_abs(x);
   if (ax < 1.0f) return portable_mul(x, p);

@@ -5,14 +5,14 @@
 // RandomTarget is specialised here for Views and in KokkosDTensor_DTensorRandomTarget.hpp
 // for DTensors, so that each op is written once (KokkosDTensor_RandomOps.hpp).
 
-#include <impl/KokkosDTensor_Distributions.hpp>
-#include <impl/KokkosDTensor_Error.hpp>
-#include <impl/KokkosDTensor_FillDispatch.hpp>
-#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <KokkosDTensor_Generator.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <impl/KokkosDTensor_Distributions.hpp>
+#include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -98,8 +98,7 @@ struct RandomTarget<ViewType, std::enable_if_t<Kokkos::is_view<ViewType>::value>
                        const RNGState& state, const char* function) {
     require_kokkos_initialized(function);
     require_state_offset(state, function);
-    offset_after(state, Dist::words_per_element, static_cast<std::uint64_t>(view.size()),
-                 function);
+    offset_after(state, Dist::words_per_element, static_cast<std::uint64_t>(view.size()), function);
     fill_random(space, view, dist, state, whole_view_box(view));
   }
 };
@@ -138,9 +137,11 @@ template <class Op, class ExecSpace, class Target, class... Rest>
 RNGState run_op_in(const ExecSpace& space, const Target& t, Rest&... rest) {
   const auto params = std::forward_as_tuple(rest...);
   constexpr std::size_t n = sizeof...(Rest);
-  if constexpr (n > 0 && is_generator<std::tuple_element_t<n == 0 ? 0 : n - 1,
-                                                             std::tuple<Rest..., void*>>>::value) {
-    return run_op<Op>(space, t, &std::get<n - 1>(params), params, std::make_index_sequence<n - 1>{});
+  if constexpr (n > 0 &&
+                is_generator<
+                    std::tuple_element_t<n == 0 ? 0 : n - 1, std::tuple<Rest..., void*>>>::value) {
+    return run_op<Op>(space, t, &std::get<n - 1>(params), params,
+                      std::make_index_sequence<n - 1>{});
   } else {
     return run_op<Op>(space, t, nullptr, params, std::make_index_sequence<n>{});
   }

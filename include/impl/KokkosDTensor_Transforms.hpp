@@ -5,8 +5,8 @@
 // integer arithmetic, conversions, comparisons and the portable math functions only, every
 // multiply-add an explicit portable_fma, so that every backend gives the same bits.
 
-#include <impl/KokkosDTensor_PortableMath.hpp>
 #include <cstdint>
+#include <impl/KokkosDTensor_PortableMath.hpp>
 #include <type_traits>
 
 namespace KokkosDTensor {
