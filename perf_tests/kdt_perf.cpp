@@ -132,6 +132,29 @@ bool wanted(const Options& opt, const std::string& name) {
   return std::find(opt.only.begin(), opt.only.end(), name) != opt.only.end();
 }
 
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+// The stream_* kernels written with cuRAND's device API: one Philox subsequence per element,
+// `draws` floats from curand_uniform4 summed (draws = 1: the first float alone). Plain CUDA
+// launches: the same lambdas through Kokkos::parallel_for failed at launch with "invalid
+// resource handle" on the H200 (2026-12-01, not understood).
+__global__ void curand_kernel_uniform(unsigned long long seed, long long n, int draws, float* v) {
+  const long long L = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (L >= n) return;
+  curandStatePhilox4_32_10_t state;
+  curand_init(seed, static_cast<unsigned long long>(L), 0, &state);
+  if (draws == 1) {
+    v[L] = curand_uniform4(&state).x;
+    return;
+  }
+  float sum = 0.0f;
+  for (int k = 0; k < draws / 4; ++k) {
+    const float4 r = curand_uniform4(&state);
+    sum += r.x + r.y + r.z + r.w;
+  }
+  v[L] = sum;
+}
+#endif
+
 // ---- the benchmark at one size ------------------------------------------------------------
 
 void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) {
@@ -286,8 +309,27 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
             v(L) = sum;
           });
     });
-    // (The same two kernels with cuRAND's device API aborted on the H200 with "invalid
-    // resource handle" at launch, 2026-12-01; left out until that is understood.)
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
+    // The same two kernels with cuRAND's device API (a launch error skips the record).
+    if (!device_is_host) {
+      for (const int draws : {1, 16}) {
+        const auto launch = [&] {
+          curand_kernel_uniform<<<static_cast<unsigned>((n + 255) / 256), 256, 0,
+                                  Space().cuda_stream()>>>(20261130ull, n, draws, f32.data());
+        };
+        launch();
+        const cudaError_t err = cudaDeviceSynchronize();
+        if (err != cudaSuccess) {
+          if (g_rank == 0)
+            std::printf("curand_kernel (draws %d) skipped: %s\n", draws, cudaGetErrorString(err));
+          cudaGetLastError();
+          continue;
+        }
+        add(draws == 1 ? "curand_kernel_uniform_f32" : "curand_kernel_16_uniform_f32_sum", 4, fill,
+            n, launch);
+      }
+    }
+#endif
     kdt::Random_Philox_Pool<Space> philox_pool(20261130);
     add("philox_pool_uniform_f32", 4, fill, n,
         [&] { Kokkos::fill_random(f32, philox_pool, 0.0f, 1.0f); });
