@@ -34,45 +34,61 @@
 
 namespace KokkosDTensor {
 
-// Tag for the DTensor constructors that do not allocate (deferred, "meta" initialisation).
+/// Tag for the DTensor constructors that do not allocate (deferred, "meta" initialisation).
 struct DeferredAllocation {
   explicit DeferredAllocation() = default;
 };
+/// The DeferredAllocation tag to pass to the DTensor constructors that do not allocate.
 inline constexpr DeferredAllocation deferred_allocation{};
 
+/// The calling rank's shard of a global tensor, held as a `Kokkos::View<DataType, Props...>`,
+/// plus its DTensorSpec (mesh, placements, global shape). Ranks outside the mesh hold an
+/// empty local View. The constructors throw std::invalid_argument for a global shape with
+/// another rank than the View's, an invalid spec (see DTensorSpec), or a local shape that
+/// does not fit the View type.
 template <class DataType, class... Props>
 class DTensor {
  public:
+  /// The type of the local shard.
   using view_type = Kokkos::View<DataType, Props...>;
+  /// The element type, as the View's.
   using value_type = typename view_type::value_type;
+  /// The element type without const.
   using non_const_value_type = typename view_type::non_const_value_type;
+  /// The layout of the local View.
   using array_layout = typename view_type::array_layout;
+  /// The memory space of the local View.
   using memory_space = typename view_type::memory_space;
+  /// The View's execution space: where ops given no execution-space instance run.
   using execution_space = typename view_type::execution_space;
+  /// The number of tensor dims (the View's rank).
   static constexpr int rank = Impl::view_rank<view_type>();
 
-  // Allocates (zero-initialised) only the calling rank's shard.
+  /// Allocates (zero-initialised) only the calling rank's shard.
   DTensor(const std::string& label, const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
           std::vector<Placement> placements)
       : DTensor(label, make_spec(mesh, std::move(global_shape), std::move(placements))) {}
 
-  // Deferred form: records the spec; allocate() makes the local View later.
+  /// Deferred form: records the spec; allocate() makes the local View later.
   DTensor(const std::string& label, const DeviceMesh& mesh, std::vector<std::int64_t> global_shape,
           std::vector<Placement> placements, DeferredAllocation)
       : DTensor(label, make_spec(mesh, std::move(global_shape), std::move(placements)),
                 deferred_allocation) {}
 
+  /// Allocates (zero-initialised) the calling rank's shard of `spec`.
   DTensor(const std::string& label, DTensorSpec spec)
       : DTensor(label, std::move(spec), deferred_allocation) {
     allocate();
   }
 
+  /// Deferred form of the spec constructor: allocate() makes the local View later.
   DTensor(const std::string& label, DTensorSpec spec, DeferredAllocation)
       : label_(label), spec_(std::move(spec)) {
     check_rank(spec_.global_shape());
   }
 
-  // Wraps an existing local View; its extents must equal the spec's local shape.
+  /// Wraps an existing local View (no copy; the label is the View's). Its extents must equal
+  /// the spec's local shape, else std::invalid_argument.
   DTensor(view_type local, DTensorSpec spec)
       : label_(local.label()), spec_(std::move(spec)), local_(std::move(local)), allocated_(true) {
     check_rank(spec_.global_shape());
@@ -83,7 +99,7 @@ class DTensor {
               spec_.to_string());
   }
 
-  // Allocates the local shard (zero-initialised) if not yet allocated.
+  /// Allocates the local shard (zero-initialised) if not yet allocated.
   void allocate() {
     if (allocated_) return;
     local_ = Impl::allocate_view<view_type>(label_, spec_.local_shape());
@@ -94,20 +110,29 @@ class DTensor {
                                        " does not fit the static extents of the View type");
     allocated_ = true;
   }
+  /// False only for a deferred DTensor before allocate().
   bool is_allocated() const { return allocated_; }
 
+  /// The local shard (shares its data; an empty View before allocate()).
   view_type local() const { return local_; }
+  /// The mesh, placements and global shape.
   const DTensorSpec& spec() const { return spec_; }
+  /// The spec's mesh.
   const DeviceMesh& mesh() const { return spec_.mesh(); }
+  /// The spec's placements, one per mesh dim.
   const std::vector<Placement>& placements() const { return spec_.placements(); }
+  /// The extents of the global tensor.
   const std::vector<std::int64_t>& global_shape() const { return spec_.global_shape(); }
-  // The calling rank's shard: its extents and where it starts in the global tensor.
+  /// The extents of the calling rank's shard (all 0 outside the mesh).
   const std::vector<std::int64_t>& local_shape() const { return spec_.local_shape(); }
+  /// Where the calling rank's shard starts in the global tensor (all 0 outside the mesh).
   const std::vector<std::int64_t>& global_offset() const { return spec_.global_offset(); }
+  /// The label of the local View.
   const std::string& label() const { return label_; }
 
-  // The whole tensor on every mesh rank (collective over the mesh ranks). Ranks outside
-  // the mesh get an empty View without communicating.
+  /// The whole tensor on every mesh rank (collective over the mesh ranks). Ranks outside
+  /// the mesh get an empty View without communicating. Throws std::runtime_error if the
+  /// DTensor is not allocated.
   view_type full_tensor() const;
 
  private:
@@ -153,8 +178,10 @@ typename DTensor<DataType, Props...>::view_type DTensor<DataType, Props...>::ful
   return Impl::gather_through<Kokkos::HostSpace>(local_, spec_, label_, function);
 }
 
-// Each mesh rank copies its shard of `global` (which every rank holds); no communication.
-// Ranks outside the mesh get an empty local View.
+/// Each mesh rank copies its shard of `global` (which every rank holds); no communication.
+/// Ranks outside the mesh get an empty local View. For a Partial mesh dim only the rank at
+/// coordinate 0 along it holds the values, the others zeros. `DT` is the DTensor type to
+/// make, given explicitly: `distribute_tensor<DTensor<float**>>(global, mesh, placements)`.
 template <class DT>
 DT distribute_tensor(const typename DT::view_type& global, const DeviceMesh& mesh,
                      std::vector<Placement> placements) {

@@ -30,55 +30,74 @@ namespace Impl {
 class CommunicatorCache;
 }  // namespace Impl
 
+/// An n-D array of ranks of MPI_COMM_WORLD with named dims, laid out row-major. Constructing
+/// one does no communication; it may leave out the calling rank. Copies and derived meshes
+/// share the per-dim communicators, which are made on first use and freed with the last mesh.
 class DeviceMesh {
  public:
-  // `ranks`: world ranks in row-major order, product(shape) of them, all distinct.
-  // `dim_names`: one per dim and distinct, or empty for "dim0", "dim1", ...
+  /// `ranks`: world ranks in row-major order, product(shape) of them, all distinct.
+  /// `dim_names`: one per dim and distinct, or empty for "dim0", "dim1", ...
+  /// Throws std::invalid_argument if these do not hold, for an empty shape or an extent
+  /// below 1, and std::runtime_error if MPI is not initialized or already finalized.
   DeviceMesh(std::vector<int> ranks, std::vector<int> shape,
              std::vector<std::string> dim_names = {});
 
+  /// The number of mesh dims.
   int ndim() const { return static_cast<int>(shape_.size()); }
-  int size() const { return static_cast<int>(ranks_.size()); }  // number of ranks
-  int size(int dim) const;                                      // extent of one dim
+  int size() const { return static_cast<int>(ranks_.size()); }  ///< number of ranks
+  /// The extent of one dim; throws std::invalid_argument for a dim outside [0, ndim()).
+  int size(int dim) const;
+  /// The extent of every dim.
   const std::vector<int>& shape() const { return shape_; }
+  /// The world ranks of the mesh, in row-major order.
   const std::vector<int>& ranks() const { return ranks_; }
+  /// The name of every dim.
   const std::vector<std::string>& dim_names() const { return dim_names_; }
-  int dim_index(const std::string& name) const;  // throws for an unknown name
+  /// The dim called `name`; throws std::invalid_argument for an unknown name.
+  int dim_index(const std::string& name) const;
 
+  /// Whether world rank `rank` is in the mesh.
   bool contains(int rank) const;
-  // The caller's coordinate, empty if the caller is not in the mesh.
+  /// The caller's coordinate, empty if the caller is not in the mesh.
   std::optional<std::vector<int>> coordinate() const { return coordinate_; }
-  // Any rank's coordinate, empty if that rank is not in the mesh.
+  /// Any world rank's coordinate, empty if that rank is not in the mesh.
   std::optional<std::vector<int>> coordinate_of(int rank) const;
-  // The world rank at a coordinate.
+  /// The world rank at a coordinate; throws std::invalid_argument for a coordinate outside
+  /// the mesh.
   int rank_at(const std::vector<int>& coordinate) const;
 
-  // The caller's coordinate along a dim (PyTorch's get_local_rank); throws
-  // std::runtime_error if the caller is not in the mesh.
+  /// The caller's coordinate along a dim (PyTorch's get_local_rank); throws
+  /// std::runtime_error if the caller is not in the mesh.
   int local_rank(int dim) const;
+  /// local_rank() of the dim called `name`.
   int local_rank(const std::string& name) const;
 
-  // The 1-D sub-mesh along `name` that holds the caller.
+  /// The 1-D sub-mesh along `name` that holds the caller.
   DeviceMesh operator[](const std::string& name) const;
-  // The sub-mesh over the named dims (in the order given) that holds the caller.
+  /// The sub-mesh over the named dims (in the order given) that holds the caller. Throws
+  /// std::invalid_argument for unknown or repeated names, std::runtime_error if the caller
+  /// is not in the mesh.
   DeviceMesh submesh(const std::vector<std::string>& names) const;
-  // A 1-D mesh over all ranks of this mesh, in row-major order.
+  /// A 1-D mesh over all ranks of this mesh, in row-major order, with the dim name `name`
+  /// (not empty).
   DeviceMesh flatten(const std::string& name) const;
 
-  // Communicator over the caller's sub-group along `dim`; its rank order is the mesh
-  // order, so MPI_Comm_rank(comm(d)) == local_rank(d). Collective over that sub-group
-  // on first use. Throws std::runtime_error if the caller is not in the mesh.
+  /// Communicator over the caller's sub-group along `dim`; its rank order is the mesh
+  /// order, so MPI_Comm_rank(comm(d)) == local_rank(d). Collective over that sub-group
+  /// on first use. Throws std::runtime_error if the caller is not in the mesh.
   MPI_Comm comm(int dim) const;
+  /// comm() of the dim called `name`.
   MPI_Comm comm(const std::string& name) const { return comm(dim_index(name)); }
-  // Communicator over all ranks of the mesh, in mesh order (collective over them on
-  // first use). Throws std::runtime_error if the caller is not in the mesh.
+  /// Communicator over all ranks of the mesh, in mesh order (collective over them on
+  /// first use). Throws std::runtime_error if the caller is not in the mesh.
   MPI_Comm mesh_comm() const;
 
-  // "DeviceMesh(shape=[2, 2], dim_names=["dp", "tp"], ranks=[0, 1, 2, 3])"
+  /// `DeviceMesh(shape=[2, 2], dim_names=["dp", "tp"], ranks=[0, 1, 2, 3])`
   std::string to_string() const;
 
-  // Same ranks, shape and dim names.
+  /// Same ranks, shape and dim names.
   bool operator==(const DeviceMesh& other) const;
+  /// The negation of operator==.
   bool operator!=(const DeviceMesh& other) const { return !(*this == other); }
 
  private:
@@ -102,8 +121,8 @@ class DeviceMesh {
   std::shared_ptr<Impl::CommunicatorCache> communicators_;
 };
 
-// A mesh over all of MPI_COMM_WORLD, ranks laid out row-major; product(shape) must equal
-// the world size. No communication.
+/// A mesh over all of MPI_COMM_WORLD, ranks laid out row-major; product(shape) must equal
+/// the world size (else std::invalid_argument). No communication.
 DeviceMesh init_device_mesh(std::vector<int> shape, std::vector<std::string> dim_names = {});
 
 }  // namespace KokkosDTensor

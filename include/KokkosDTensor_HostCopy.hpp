@@ -10,8 +10,8 @@
 
 namespace KokkosDTensor {
 
-// A new LayoutRight View in HostSpace with the extents and values of `view`; its data()
-// holds the elements in row-major order.
+/// A new LayoutRight View in HostSpace with the extents and values of `view`; its data()
+/// holds the elements in row-major order.
 template <class ViewType>
 Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>
 to_host_row_major(const ViewType& view) {

@@ -8,7 +8,7 @@
 //   kaiming_normal_(t, a = 0, mode = "fan_in", nonlinearity = "leaky_relu")
 //   xavier_uniform_(t, gain = 1)          xavier_normal_(t, gain = 1)
 //   trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2)   (the random op of
-//                                         KokkosDTensor_Generator.hpp, available here too)
+//                                         KokkosDTensor_RandomOps.hpp, available here too)
 //   zeros_(t)   ones_(t)   constant_(t, value)
 //   calculate_gain(nonlinearity, param)   calculate_fan_in_and_fan_out(shape or t)
 //
@@ -69,10 +69,10 @@
 
 namespace KokkosDTensor {
 
-// fan_in and fan_out of a tensor shape (PyTorch's _calculate_fan_in_and_fan_out).
+/// fan_in and fan_out of a tensor shape (PyTorch's `_calculate_fan_in_and_fan_out`).
 struct FanInAndFanOut {
-  std::int64_t fan_in = 0;
-  std::int64_t fan_out = 0;
+  std::int64_t fan_in = 0;   ///< shape[1] times the receptive field (product of shape[2:])
+  std::int64_t fan_out = 0;  ///< shape[0] times the receptive field
 };
 
 namespace Impl {
@@ -252,18 +252,21 @@ void fill_constant(const ExecSpace& space, const DTensor<DataType, Props...>& t,
 
 }  // namespace Impl
 
-// ---- calculate_gain(nonlinearity, param): torch.nn.init.calculate_gain. `param` is the
-// leaky_relu negative slope (default 0.01); other nonlinearities ignore it.
+// ---- calculate_gain(nonlinearity, param)
+/// torch.nn.init.calculate_gain. `param` is the leaky_relu negative slope (default 0.01);
+/// other nonlinearities ignore it. Throws std::invalid_argument for an unknown nonlinearity
+/// or a slope that is negative or not finite.
 inline double calculate_gain(const std::string& nonlinearity,
                              std::optional<double> param = std::nullopt) {
   return Impl::gain_of(nonlinearity, param, "KokkosDTensor::calculate_gain", "param");
 }
 
-// ---- calculate_fan_in_and_fan_out(shape) / (t): the fans of a shape, of a View's extents
-// or of a DTensor's global shape. Throws std::invalid_argument for fewer than 2 dims.
+// ---- calculate_fan_in_and_fan_out(shape) / (t)
+/// The fans of a shape. Throws std::invalid_argument for fewer than 2 dims.
 inline FanInAndFanOut calculate_fan_in_and_fan_out(const std::vector<std::int64_t>& shape) {
   return Impl::fan_in_and_fan_out(shape, "KokkosDTensor::calculate_fan_in_and_fan_out", "shape");
 }
+/// The fans of a View's extents or of a DTensor's global shape; throws as the shape form.
 template <class Target>
 std::enable_if_t<Impl::RandomTarget<Target>::is_target, FanInAndFanOut>
 calculate_fan_in_and_fan_out(const Target& t) {
@@ -272,25 +275,33 @@ calculate_fan_in_and_fan_out(const Target& t) {
 }
 
 // ---- kaiming_uniform_(t, a = 0, mode = "fan_in", nonlinearity = "leaky_relu")
-// uniform_(t, -bound, bound), bound = sqrt(3) * calculate_gain(nonlinearity, a) / sqrt(fan)
+/// torch.nn.init.kaiming_uniform_ on `space`, drawn from `gen`: uniform_(t, -bound, bound),
+/// bound = sqrt(3) * calculate_gain(nonlinearity, a) / sqrt(fan), the fan chosen by `mode`
+/// ("fan_in" or "fan_out"). Throws std::invalid_argument for an unknown mode or
+/// nonlinearity, an `a` that is negative or not finite, or a tensor of fewer than 2 dims.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> kaiming_uniform_(
     const ExecSpace& space, const Target& t, double a, const std::string& mode,
     const std::string& nonlinearity, Generator& gen) {
   Impl::kaiming_uniform(space, t, a, mode, nonlinearity, &gen);
 }
+/// kaiming_uniform_ on `space`, drawn from default_generator() (View) or the RNG
+/// tracker (DTensor).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> kaiming_uniform_(
     const ExecSpace& space, const Target& t, double a = 0, const std::string& mode = "fan_in",
     const std::string& nonlinearity = "leaky_relu") {
   Impl::kaiming_uniform(space, t, a, mode, nonlinearity, nullptr);
 }
+/// kaiming_uniform_ on the default execution space of `t`, drawn from `gen`.
 template <class Target>
 Impl::enable_if_target_t<Target> kaiming_uniform_(const Target& t, double a,
                                                   const std::string& mode,
                                                   const std::string& nonlinearity, Generator& gen) {
   Impl::kaiming_uniform(Impl::target_space_t<Target>(), t, a, mode, nonlinearity, &gen);
 }
+/// kaiming_uniform_ on the default execution space of `t`, drawn from
+/// default_generator() (View) or the RNG tracker (DTensor).
 template <class Target>
 Impl::enable_if_target_t<Target> kaiming_uniform_(const Target& t, double a = 0,
                                                   const std::string& mode = "fan_in",
@@ -299,24 +310,31 @@ Impl::enable_if_target_t<Target> kaiming_uniform_(const Target& t, double a = 0,
 }
 
 // ---- kaiming_normal_(t, a = 0, mode = "fan_in", nonlinearity = "leaky_relu")
-// normal_(t, 0, std), std = calculate_gain(nonlinearity, a) / sqrt(fan)
+/// torch.nn.init.kaiming_normal_ on `space`, drawn from `gen`: normal_(t, 0, std),
+/// std = calculate_gain(nonlinearity, a) / sqrt(fan), the fan chosen by `mode` ("fan_in" or
+/// "fan_out"). Throws as kaiming_uniform_.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> kaiming_normal_(
     const ExecSpace& space, const Target& t, double a, const std::string& mode,
     const std::string& nonlinearity, Generator& gen) {
   Impl::kaiming_normal(space, t, a, mode, nonlinearity, &gen);
 }
+/// kaiming_normal_ on `space`, drawn from default_generator() (View) or the RNG
+/// tracker (DTensor).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> kaiming_normal_(
     const ExecSpace& space, const Target& t, double a = 0, const std::string& mode = "fan_in",
     const std::string& nonlinearity = "leaky_relu") {
   Impl::kaiming_normal(space, t, a, mode, nonlinearity, nullptr);
 }
+/// kaiming_normal_ on the default execution space of `t`, drawn from `gen`.
 template <class Target>
 Impl::enable_if_target_t<Target> kaiming_normal_(const Target& t, double a, const std::string& mode,
                                                  const std::string& nonlinearity, Generator& gen) {
   Impl::kaiming_normal(Impl::target_space_t<Target>(), t, a, mode, nonlinearity, &gen);
 }
+/// kaiming_normal_ on the default execution space of `t`, drawn from
+/// default_generator() (View) or the RNG tracker (DTensor).
 template <class Target>
 Impl::enable_if_target_t<Target> kaiming_normal_(const Target& t, double a = 0,
                                                  const std::string& mode = "fan_in",
@@ -325,81 +343,102 @@ Impl::enable_if_target_t<Target> kaiming_normal_(const Target& t, double a = 0,
 }
 
 // ---- xavier_uniform_(t, gain = 1)
-// uniform_(t, -bound, bound), bound = sqrt(3) * gain * sqrt(2 / (fan_in + fan_out))
+/// torch.nn.init.xavier_uniform_ on `space`, drawn from `gen`: uniform_(t, -bound, bound),
+/// bound = sqrt(3) * gain * sqrt(2 / (fan_in + fan_out)). Throws std::invalid_argument for a
+/// gain that is not positive and finite or a tensor of fewer than 2 dims.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> xavier_uniform_(const ExecSpace& space,
                                                                       const Target& t, double gain,
                                                                       Generator& gen) {
   Impl::xavier_uniform(space, t, gain, &gen);
 }
+/// xavier_uniform_ on `space`, drawn from default_generator() (View) or the RNG
+/// tracker (DTensor).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> xavier_uniform_(const ExecSpace& space,
                                                                       const Target& t,
                                                                       double gain = 1) {
   Impl::xavier_uniform(space, t, gain, nullptr);
 }
+/// xavier_uniform_ on the default execution space of `t`, drawn from `gen`.
 template <class Target>
 Impl::enable_if_target_t<Target> xavier_uniform_(const Target& t, double gain, Generator& gen) {
   Impl::xavier_uniform(Impl::target_space_t<Target>(), t, gain, &gen);
 }
+/// xavier_uniform_ on the default execution space of `t`, drawn from
+/// default_generator() (View) or the RNG tracker (DTensor).
 template <class Target>
 Impl::enable_if_target_t<Target> xavier_uniform_(const Target& t, double gain = 1) {
   Impl::xavier_uniform(Impl::target_space_t<Target>(), t, gain, nullptr);
 }
 
 // ---- xavier_normal_(t, gain = 1)
-// normal_(t, 0, std), std = gain * sqrt(2 / (fan_in + fan_out))
+/// torch.nn.init.xavier_normal_ on `space`, drawn from `gen`: normal_(t, 0, std),
+/// std = gain * sqrt(2 / (fan_in + fan_out)). Throws as xavier_uniform_.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> xavier_normal_(const ExecSpace& space,
                                                                      const Target& t, double gain,
                                                                      Generator& gen) {
   Impl::xavier_normal(space, t, gain, &gen);
 }
+/// xavier_normal_ on `space`, drawn from default_generator() (View) or the RNG
+/// tracker (DTensor).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> xavier_normal_(const ExecSpace& space,
                                                                      const Target& t,
                                                                      double gain = 1) {
   Impl::xavier_normal(space, t, gain, nullptr);
 }
+/// xavier_normal_ on the default execution space of `t`, drawn from `gen`.
 template <class Target>
 Impl::enable_if_target_t<Target> xavier_normal_(const Target& t, double gain, Generator& gen) {
   Impl::xavier_normal(Impl::target_space_t<Target>(), t, gain, &gen);
 }
+/// xavier_normal_ on the default execution space of `t`, drawn from
+/// default_generator() (View) or the RNG tracker (DTensor).
 template <class Target>
 Impl::enable_if_target_t<Target> xavier_normal_(const Target& t, double gain = 1) {
   Impl::xavier_normal(Impl::target_space_t<Target>(), t, gain, nullptr);
 }
 
 // ---- trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2): declared with the other random
-// ops in KokkosDTensor_Generator.hpp (normal(mean, std) truncated to [a, b], transform in
+// ops in KokkosDTensor_RandomOps.hpp (normal(mean, std) truncated to [a, b], transform in
 // docs/stream.md); nn.init.trunc_normal_ has the same arguments and defaults.
 
 // ---- constant_(t, value), ones_(t), zeros_(t): no randomness, no RNG state change
+/// Fills `t` with `value` on `space`: a View whole, a DTensor's local shard (with Partial
+/// placements only the shard at coordinate 0 along them holds `value`, the others 0).
+/// Throws std::runtime_error for an unallocated DTensor.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> constant_(
     const ExecSpace& space, const Target& t, const Impl::target_value_t<Target>& value) {
   Impl::fill_constant(space, t, value, "KokkosDTensor::constant_");
 }
+/// constant_ on the default execution space of `t`.
 template <class Target>
 Impl::enable_if_target_t<Target> constant_(const Target& t,
                                            const Impl::target_value_t<Target>& value) {
   Impl::fill_constant(Impl::target_space_t<Target>(), t, value, "KokkosDTensor::constant_");
 }
+/// constant_(space, t, 1).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> ones_(const ExecSpace& space,
                                                             const Target& t) {
   Impl::fill_constant(space, t, Impl::target_value_t<Target>(1), "KokkosDTensor::ones_");
 }
+/// constant_(t, 1).
 template <class Target>
 Impl::enable_if_target_t<Target> ones_(const Target& t) {
   Impl::fill_constant(Impl::target_space_t<Target>(), t, Impl::target_value_t<Target>(1),
                       "KokkosDTensor::ones_");
 }
+/// constant_(space, t, 0).
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> zeros_(const ExecSpace& space,
                                                              const Target& t) {
   Impl::fill_constant(space, t, Impl::target_value_t<Target>(0), "KokkosDTensor::zeros_");
 }
+/// constant_(t, 0).
 template <class Target>
 Impl::enable_if_target_t<Target> zeros_(const Target& t) {
   Impl::fill_constant(Impl::target_space_t<Target>(), t, Impl::target_value_t<Target>(0),

@@ -43,25 +43,31 @@ namespace KokkosDTensor {
 template <class DeviceType>
 class Random_Philox_Pool;
 
-// The bit set in counter word 3 of every pool stream (docs/streams.md).
+/// The bit set in counter word 3 of every pool stream (docs/streams.md).
 constexpr std::uint32_t philox_pool_stream_flag = 0x80000000u;
 
-// One state of a Random_Philox_Pool, as returned by get_state. Draws as
-// Kokkos::Random_XorShift64 names them; docs/streams.md gives each mapping from words.
+/// One state of a Random_Philox_Pool, as returned by get_state. Draws as
+/// Kokkos::Random_XorShift64 names them; docs/streams.md gives each mapping from words.
 template <class DeviceType>
 class Random_Philox {
  public:
+  /// The pool's device type.
   using device_type = DeviceType;
+  /// The pool this generator comes from.
   using pool_type = Random_Philox_Pool<DeviceType>;
 
+  /// The largest urand() value.
   constexpr static std::uint32_t MAX_URAND = std::numeric_limits<std::uint32_t>::max();
+  /// The largest urand64() value.
   constexpr static std::uint64_t MAX_URAND64 = std::numeric_limits<std::uint64_t>::max();
+  /// The largest rand() value.
   constexpr static std::int32_t MAX_RAND = std::numeric_limits<std::int32_t>::max();
+  /// The largest rand64() value.
   constexpr static std::int64_t MAX_RAND64 = std::numeric_limits<std::int64_t>::max();
 
   Random_Philox() = default;
-  // The generator of state `index` of the pool with key schedule `key`, `words_used` words
-  // into its stream.
+  /// The generator of state `index` of the pool with key schedule `key`, `words_used` words
+  /// into its stream (`locked`: get_state() took the state's lock). The pool makes these.
   KOKKOS_INLINE_FUNCTION Random_Philox(const Impl::PhiloxKeySchedule& key, int index,
                                        std::uint64_t words_used, bool locked = false)
       : index_(index), locked_(locked) {
@@ -73,79 +79,87 @@ class Random_Philox {
     cursor_.c3 = static_cast<std::uint32_t>(i >> 32) | philox_pool_stream_flag;
   }
 
-  // One word: [0, 2^32).
+  /// One word: [0, 2^32).
   KOKKOS_INLINE_FUNCTION std::uint32_t urand() { return cursor_.take(); }
-  // [0, range): (range * word) >> 32, one word, no rejection loop (each value's probability
-  // is within 2^-32 of 1 / range); range 0 gives 0.
+  /// [0, range): (range * word) >> 32, one word, no rejection loop (each value's probability
+  /// is within 2^-32 of 1 / range); range 0 gives 0.
   KOKKOS_INLINE_FUNCTION std::uint32_t urand(const std::uint32_t& range) {
     return static_cast<std::uint32_t>(Impl::randint_word(urand(), 0, range));
   }
+  /// [start, end): urand(end - start) + start.
   KOKKOS_INLINE_FUNCTION std::uint32_t urand(const std::uint32_t& start, const std::uint32_t& end) {
     return urand(end - start) + start;
   }
 
-  // Two words w0, w1: w0 << 32 | w1.
+  /// Two words w0, w1: `w0 << 32 | w1`.
   KOKKOS_INLINE_FUNCTION std::uint64_t urand64() {
     const std::uint32_t w0 = cursor_.take();
     return Impl::join_words(w0, cursor_.take());
   }
-  // [0, range): mulhi64(range, urand64()).
+  /// [0, range): mulhi64(range, urand64()).
   KOKKOS_INLINE_FUNCTION std::uint64_t urand64(const std::uint64_t& range) {
     return Impl::mul_high_64(range, urand64());
   }
+  /// [start, end): urand64(end - start) + start.
   KOKKOS_INLINE_FUNCTION std::uint64_t urand64(const std::uint64_t& start,
                                                const std::uint64_t& end) {
     return urand64(end - start) + start;
   }
 
-  // [0, MAX_RAND]: word >> 1.
+  /// [0, MAX_RAND]: word >> 1.
   KOKKOS_INLINE_FUNCTION int rand() { return static_cast<int>(urand() >> 1); }
-  // [0, range) for range > 0 (one word, as urand(range)); 0 for range <= 0.
+  /// [0, range) for range > 0 (one word, as urand(range)); 0 for range <= 0.
   KOKKOS_INLINE_FUNCTION int rand(const int& range) {
     const std::uint32_t word = urand();
     return range > 0
                ? static_cast<int>(Impl::randint_word(word, 0, static_cast<std::uint64_t>(range)))
                : 0;
   }
+  /// [start, end): rand(end - start) + start.
   KOKKOS_INLINE_FUNCTION int rand(const int& start, const int& end) {
     return rand(end - start) + start;
   }
 
-  // [0, MAX_RAND64]: urand64() >> 1.
+  /// [0, MAX_RAND64]: urand64() >> 1.
   KOKKOS_INLINE_FUNCTION std::int64_t rand64() { return static_cast<std::int64_t>(urand64() >> 1); }
+  /// [0, range) for range > 0 (two words, as urand64(range)); 0 for range <= 0.
   KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& range) {
     const std::uint64_t x = urand64();
     return range > 0
                ? static_cast<std::int64_t>(Impl::mul_high_64(static_cast<std::uint64_t>(range), x))
                : 0;
   }
+  /// [start, end): rand64(end - start) + start.
   KOKKOS_INLINE_FUNCTION std::int64_t rand64(const std::int64_t& start, const std::int64_t& end) {
     return rand64(end - start) + start;
   }
 
-  // [0, 1): (word >> 8) * 2^-24, one word (the float uniform of the ops).
+  /// [0, 1): (word >> 8) * 2^-24, one word (the float uniform of the ops).
   KOKKOS_INLINE_FUNCTION float frand() { return Impl::uniform01_float(urand()); }
+  /// range * frand().
   KOKKOS_INLINE_FUNCTION float frand(const float& range) {
     return Impl::portable_mul(range, frand());
   }
-  // [start, end) for start < end: the ops' uniform_(from, to) mapping.
+  /// [start, end) for start < end: the ops' uniform_(from, to) mapping.
   KOKKOS_INLINE_FUNCTION float frand(const float& start, const float& end) {
     return from_to(frand(), start, end);
   }
 
-  // [0, 1): ((w0 << 32 | w1) >> 11) * 2^-53, two words (the double uniform of the ops).
+  /// [0, 1): `((w0 << 32 | w1) >> 11) * 2^-53`, two words (the double uniform of the ops).
   KOKKOS_INLINE_FUNCTION double drand() {
     const std::uint32_t w0 = cursor_.take();
     return Impl::uniform01_double(w0, cursor_.take());
   }
+  /// range * drand().
   KOKKOS_INLINE_FUNCTION double drand(const double& range) {
     return Impl::portable_mul(range, drand());
   }
+  /// [start, end) for start < end: the ops' uniform_(from, to) mapping, in double.
   KOKKOS_INLINE_FUNCTION double drand(const double& start, const double& end) {
     return from_to(drand(), start, end);
   }
 
-  // Standard normal (double): the ops' inverse-CDF normal (stream version 2) of two words.
+  /// Standard normal (double): the ops' inverse-CDF normal (stream version 2) of two words.
   KOKKOS_INLINE_FUNCTION double normal() {
     Impl::Normal<double> dist;
     dist.mean = 0.0;
@@ -153,13 +167,14 @@ class Random_Philox {
     const std::uint32_t w0 = cursor_.take();
     return dist.element(w0, cursor_.take(), 0.0);
   }
-  // fma(std_dev, normal(), mean).
+  /// fma(std_dev, normal(), mean).
   KOKKOS_INLINE_FUNCTION double normal(const double& mean, const double& std_dev = 1.0) {
     return Impl::portable_fma(std_dev, normal(), mean);
   }
 
-  // The state's index and the words its stream has used so far.
+  /// The state's index in its pool.
   KOKKOS_INLINE_FUNCTION int state_index() const { return index_; }
+  /// The words the state's stream has used so far.
   KOKKOS_INLINE_FUNCTION std::uint64_t words_used() const { return cursor_.next; }
 
  private:
@@ -178,21 +193,30 @@ class Random_Philox {
   bool locked_ = false;
 };
 
+/// A drop-in for `Kokkos::Random_XorShift64_Pool<DeviceType>` whose every state is its own
+/// Philox stream. get_state(index) is deterministic; get_state() picks a free state as Kokkos
+/// does, so its numbers depend on scheduling.
 template <class DeviceType = Kokkos::DefaultExecutionSpace>
 class Random_Philox_Pool {
  public:
+  /// The generator get_state() returns.
   using generator_type = Random_Philox<DeviceType>;
+  /// Where the pool's states live and its generators run.
   using device_type = DeviceType;
+  /// The device type's execution space.
   using execution_space = typename DeviceType::execution_space;
+  /// The device type's memory space.
   using memory_space = typename DeviceType::memory_space;
 
+  /// An empty pool; call init() before use.
   Random_Philox_Pool() = default;
-  // As many states as the execution space's concurrency, as Kokkos' pools.
+  /// As many states as the execution space's concurrency, as Kokkos' pools.
   Random_Philox_Pool(std::uint64_t seed) { init(seed, execution_space().concurrency()); }
+  /// `num_states` states (1 if `num_states` < 1).
   Random_Philox_Pool(std::uint64_t seed, int num_states) { init(seed, num_states); }
 
-  // (Re)starts the pool: every state at the beginning of its stream. One allocation and a
-  // deep_copy of zeros per View; no loop over states on the host.
+  /// (Re)starts the pool: every state at the beginning of its stream. One allocation and a
+  /// deep_copy of zeros per View; no loop over states on the host.
   void init(std::uint64_t seed, int num_states) {
     if (num_states < 1) num_states = 1;
     seed_ = seed;
@@ -209,8 +233,8 @@ class Random_Philox_Pool {
     Kokkos::deep_copy(locks_, 0);
   }
 
-  // A free state, chosen as Kokkos' pools choose it (thread id, then atomic locks with
-  // linear probing): not deterministic. Release it with free_state.
+  /// A free state, chosen as Kokkos' pools choose it (thread id, then atomic locks with
+  /// linear probing): not deterministic. Release it with free_state.
   KOKKOS_INLINE_FUNCTION generator_type get_state() const {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(
         num_states_ > 0, "KokkosDTensor::Random_Philox_Pool::get_state: pool not initialised");
@@ -218,8 +242,8 @@ class Random_Philox_Pool {
     return generator_type(key_, index, words_used_(index), true);
   }
 
-  // State `index` (0 <= index < num_states()), continuing where its last free_state left
-  // it: deterministic. No lock: one work item at a time per index (as in Kokkos).
+  /// State `index` (0 <= index < num_states()), continuing where its last free_state left
+  /// it: deterministic. No lock: one work item at a time per index (as in Kokkos).
   KOKKOS_INLINE_FUNCTION generator_type get_state(const int index) const {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(
         index >= 0 && index < num_states_,
@@ -227,8 +251,8 @@ class Random_Philox_Pool {
     return generator_type(key_, index, words_used_(index), false);
   }
 
-  // Writes the state's position back (the next get_state of its index continues there) and
-  // releases the lock if get_state() took one.
+  /// Writes the state's position back (the next get_state of its index continues there) and
+  /// releases the lock if get_state() took one.
   KOKKOS_INLINE_FUNCTION void free_state(const generator_type& gen) const {
     words_used_(gen.index_) = gen.cursor_.next;
     if (gen.locked_) {
@@ -237,7 +261,9 @@ class Random_Philox_Pool {
     }
   }
 
+  /// The number of states (0 before init()).
   KOKKOS_INLINE_FUNCTION int num_states() const { return num_states_; }
+  /// The seed given to init().
   KOKKOS_INLINE_FUNCTION std::uint64_t seed() const { return seed_; }
 
  private:

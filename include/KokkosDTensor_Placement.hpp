@@ -27,37 +27,48 @@
 
 namespace KokkosDTensor {
 
-// The tensor dim `dim` is split over the mesh dim.
+/// The tensor dim `dim` is split over the mesh dim.
 struct Shard {
-  int dim = 0;
+  int dim = 0;  ///< the tensor dim that is split
   constexpr Shard() = default;
+  /// Shards tensor dim `tensor_dim`.
   constexpr Shard(int tensor_dim) : dim(tensor_dim) {}  // NOLINT: Shard(0) and Shard{0}
 };
-// Every rank along the mesh dim holds the whole (remaining) tensor.
+/// Every rank along the mesh dim holds the whole (remaining) tensor.
 struct Replicate {};
-// Every rank along the mesh dim holds a partial value; the tensor is their sum.
+/// Every rank along the mesh dim holds a partial value; the tensor is their sum.
 struct Partial {};
 
+/// How a tensor lies on one mesh dim.
 using Placement = std::variant<Shard, Replicate, Partial>;
 
+/// Same tensor dim.
 constexpr bool operator==(const Shard& a, const Shard& b) { return a.dim == b.dim; }
+/// Different tensor dims.
 constexpr bool operator!=(const Shard& a, const Shard& b) { return !(a == b); }
+/// Always true.
 constexpr bool operator==(const Replicate&, const Replicate&) { return true; }
+/// Always false.
 constexpr bool operator!=(const Replicate&, const Replicate&) { return false; }
+/// Always true.
 constexpr bool operator==(const Partial&, const Partial&) { return true; }
+/// Always false.
 constexpr bool operator!=(const Partial&, const Partial&) { return false; }
 
+/// Whether `p` is a Shard.
 inline bool is_shard(const Placement& p) { return std::holds_alternative<Shard>(p); }
+/// Whether `p` is Replicate.
 inline bool is_replicate(const Placement& p) { return std::holds_alternative<Replicate>(p); }
+/// Whether `p` is Partial.
 inline bool is_partial(const Placement& p) { return std::holds_alternative<Partial>(p); }
 
-// "S0", "R", "P"
+/// The short form: "S0", "R", "P".
 inline std::string to_string(const Placement& p) {
   if (const Shard* shard = std::get_if<Shard>(&p)) return "S" + std::to_string(shard->dim);
   return is_replicate(p) ? "R" : "P";
 }
 
-// "S0,R" (no spaces); the inverse of parse_placements.
+/// "S0,R" (no spaces); the inverse of parse_placements.
 inline std::string to_string(const std::vector<Placement>& placements) {
   std::string text;
   for (std::size_t i = 0; i < placements.size(); ++i) {
@@ -67,8 +78,8 @@ inline std::string to_string(const std::vector<Placement>& placements) {
   return text;
 }
 
-// Parses "S0,R,P" (tokens S<non-negative integer>, R, P separated by commas). Throws
-// std::invalid_argument naming the bad token.
+/// Parses "S0,R,P" (tokens `S<non-negative integer>`, R, P separated by commas). Throws
+/// std::invalid_argument naming the bad token.
 inline std::vector<Placement> parse_placements(const std::string& text) {
   const char* function = "KokkosDTensor::parse_placements";
   std::vector<Placement> placements;
@@ -102,10 +113,10 @@ inline std::vector<Placement> parse_placements(const std::string& text) {
   return placements;
 }
 
-// The block of the global tensor that one shard holds.
+/// The block of the global tensor that one shard holds.
 struct LocalShapeAndOffset {
-  std::vector<std::int64_t> local_shape;
-  std::vector<std::int64_t> global_offset;
+  std::vector<std::int64_t> local_shape;    ///< the shard's extents
+  std::vector<std::int64_t> global_offset;  ///< the global index of its first element
 };
 
 namespace Impl {
@@ -153,9 +164,9 @@ inline void validate_placements(const std::vector<Placement>& placements, int me
 
 }  // namespace Impl
 
-// Where the shard at mesh `coordinate` lies in the global tensor. Pure: no MPI.
-// Throws std::invalid_argument for negative extents, a placements count other than
-// mesh_shape.size(), shard dims out of range, or a coordinate outside the mesh.
+/// Where the shard at mesh `coordinate` lies in the global tensor. Pure: no MPI.
+/// Throws std::invalid_argument for negative extents, a placements count other than
+/// mesh_shape.size(), shard dims out of range, or a coordinate outside the mesh.
 inline LocalShapeAndOffset local_shape_and_global_offset(
     const std::vector<std::int64_t>& global_shape, const std::vector<int>& mesh_shape,
     const std::vector<Placement>& placements, const std::vector<int>& coordinate) {
@@ -189,11 +200,13 @@ inline LocalShapeAndOffset local_shape_and_global_offset(
   return result;
 }
 
-// A mesh, one placement per mesh dim and the global shape; validated on construction.
-// Also holds the calling rank's local shape and global offset (all zeros if the caller
-// is not in the mesh).
+/// A mesh, one placement per mesh dim and the global shape; validated on construction.
+/// Also holds the calling rank's local shape and global offset (all zeros if the caller
+/// is not in the mesh).
 class DTensorSpec {
  public:
+  /// Throws std::invalid_argument for negative extents (or an element count too large for
+  /// int64), a placements count other than mesh.ndim(), or shard dims out of range.
   DTensorSpec(DeviceMesh mesh, std::vector<Placement> placements,
               std::vector<std::int64_t> global_shape)
       : mesh_(std::move(mesh)),
@@ -210,48 +223,58 @@ class DTensorSpec {
     }
   }
 
+  /// The mesh.
   const DeviceMesh& mesh() const { return mesh_; }
+  /// One placement per mesh dim.
   const std::vector<Placement>& placements() const { return placements_; }
+  /// The extents of the global tensor.
   const std::vector<std::int64_t>& global_shape() const { return global_shape_; }
+  /// The number of tensor dims.
   int tensor_rank() const { return static_cast<int>(global_shape_.size()); }
+  /// The number of elements of the global tensor.
   std::int64_t global_size() const {
     std::int64_t n = 1;
     for (std::int64_t extent : global_shape_) n *= extent;
     return n;
   }
 
-  // The calling rank's shard (zeros if the caller is not in the mesh).
+  /// The calling rank's shard extents (zeros if the caller is not in the mesh).
   const std::vector<std::int64_t>& local_shape() const { return local_.local_shape; }
+  /// Where the calling rank's shard starts in the global tensor (zeros outside the mesh).
   const std::vector<std::int64_t>& global_offset() const { return local_.global_offset; }
+  /// The number of elements of the calling rank's shard.
   std::int64_t local_size() const {
     std::int64_t n = 1;
     for (std::int64_t extent : local_.local_shape) n *= extent;
     return n;
   }
 
-  // The shard at any mesh coordinate.
+  /// The shard at any mesh coordinate.
   LocalShapeAndOffset local_shape_and_global_offset(const std::vector<int>& coordinate) const {
     return KokkosDTensor::local_shape_and_global_offset(global_shape_, mesh_.shape(), placements_,
                                                         coordinate);
   }
 
+  /// Whether any placement is Partial.
   bool has_partial() const {
     for (const Placement& p : placements_)
       if (is_partial(p)) return true;
     return false;
   }
 
-  // "DTensorSpec(mesh=DeviceMesh(...), placements=S0,R, global_shape=[7, 13])"
+  /// `DTensorSpec(mesh=DeviceMesh(...), placements=S0,R, global_shape=[7, 13])`
   std::string to_string() const {
     return "DTensorSpec(mesh=" + mesh_.to_string() +
            ", placements=" + KokkosDTensor::to_string(placements_) +
            ", global_shape=" + Impl::format_value(global_shape_) + ")";
   }
 
+  /// Same mesh, placements and global shape.
   bool operator==(const DTensorSpec& other) const {
     return mesh_ == other.mesh_ && placements_ == other.placements_ &&
            global_shape_ == other.global_shape_;
   }
+  /// The negation of operator==.
   bool operator!=(const DTensorSpec& other) const { return !(*this == other); }
 
  private:
@@ -261,7 +284,7 @@ class DTensorSpec {
   LocalShapeAndOffset local_;
 };
 
-// The shard at `coordinate` of a spec.
+/// The shard at `coordinate` of a spec.
 inline LocalShapeAndOffset local_shape_and_global_offset(const DTensorSpec& spec,
                                                          const std::vector<int>& coordinate) {
   return spec.local_shape_and_global_offset(coordinate);

@@ -22,35 +22,45 @@
 
 namespace KokkosDTensor {
 
-// Which (seed, offset) the tracker's random ops draw from and advance.
-//  - tracker (the default): the tracker's own state, independent of default_generator()
-//    (PyTorch 2.6 to 2.8);
-//  - default_generator: the process's default_generator(), so DTensor ops and ops on plain
-//    Views share one stream and seed(s) takes effect on DTensor ops (PyTorch >= 2.9, where
-//    DTensor ops draw from the default device generator and manual_seed(seed, mesh) is
-//    torch.manual_seed(seed)). The tracker's own state is kept, unused, while this is set.
-enum class RNGStateSource { tracker, default_generator };
+/// Which (seed, offset) the tracker's random ops draw from and advance.
+enum class RNGStateSource {
+  /// The default: the tracker's own state, independent of default_generator() (PyTorch 2.6
+  /// to 2.8).
+  tracker,
+  /// The process's default_generator(), so DTensor ops and ops on plain Views share one
+  /// stream and seed(s) takes effect on DTensor ops (PyTorch >= 2.9, where DTensor ops draw
+  /// from the default device generator and manual_seed(seed, mesh) is
+  /// torch.manual_seed(seed)). The tracker's own state is kept, unused, while this is set.
+  default_generator
+};
 
+/// The DTensor RNG tracker: the process-wide state that random ops on DTensors draw from,
+/// and their settings. Made by manual_seed() or by the first random op on a DTensor.
 class RNGTracker {
  public:
+  /// A tracker at `state`, with the distribute region enabled and its own state as source.
   explicit RNGTracker(RNGState state) : state_(state) {}
 
-  // When true (the default) random ops on DTensors are sharding-invariant: each element
-  // is drawn from its global index. When false each rank draws its local shard as if
-  // it were a whole tensor (every rank with the same state draws the same local
-  // values), the behaviour PyTorch's tensor-parallel tests rely on.
+  /// When true (the default) random ops on DTensors are sharding-invariant: each element
+  /// is drawn from its global index. When false each rank draws its local shard as if
+  /// it were a whole tensor (every rank with the same state draws the same local
+  /// values), the behaviour PyTorch's tensor-parallel tests rely on.
   bool distribute_region_enabled() const { return distribute_region_enabled_; }
+  /// Sets distribute_region_enabled().
   void set_distribute_region_enabled(bool enabled) { distribute_region_enabled_ = enabled; }
 
+  /// Which state random ops draw from (RNGStateSource::tracker by default).
   RNGStateSource state_source() const { return source_; }
+  /// Sets state_source().
   void set_state_source(RNGStateSource source) { source_ = source; }
 
-  // The state random ops draw from: the tracker's own, or default_generator()'s when
-  // state_source() is RNGStateSource::default_generator.
+  /// The state random ops draw from: the tracker's own, or default_generator()'s when
+  /// state_source() is RNGStateSource::default_generator.
   RNGState get_rng_state() const {
     return source_ == RNGStateSource::default_generator ? default_generator().get_state() : state_;
   }
-  // Throws std::invalid_argument (state unchanged) if state.offset is not a multiple of 4.
+  /// Sets the state get_rng_state() returns (default_generator()'s, with that source).
+  /// Throws std::invalid_argument (state unchanged) if state.offset is not a multiple of 4.
   void set_rng_state(RNGState state);
 
  private:
@@ -59,27 +69,29 @@ class RNGTracker {
   RNGStateSource source_ = RNGStateSource::tracker;
 };
 
-// The tracker, or nullptr before manual_seed() or the first random op on a DTensor.
+/// The tracker, or nullptr before manual_seed() or the first random op on a DTensor.
 RNGTracker* rng_tracker();
 
-// Creates the tracker with state (seed, 0), or, on a rank that has one, keeps it (with
-// its distribute_region_enabled() and state_source() settings) and sets its state to
-// (seed, 0). No communication. Throws std::runtime_error, creating nothing, if the calling
-// rank is not part of `mesh`; the message begins with PyTorch's sentence verbatim.
+/// Creates the tracker with state (seed, 0), or, on a rank that has one, keeps it (with
+/// its distribute_region_enabled() and state_source() settings) and sets its state to
+/// (seed, 0). No communication. Throws std::runtime_error, creating nothing, if the calling
+/// rank is not part of `mesh`; the message begins with PyTorch's sentence verbatim.
 void manual_seed(std::uint64_t seed, const DeviceMesh& mesh);
 
-// The same, and sets the tracker's state_source() first: with
-// RNGStateSource::default_generator it is PyTorch >= 2.9's manual_seed(seed, mesh), i.e.
-// default_generator().manual_seed(seed) after the mesh check, with DTensor ops then
-// drawing from default_generator().
+/// As manual_seed(seed, mesh), and sets the tracker's state_source() first: with
+/// RNGStateSource::default_generator it is PyTorch >= 2.9's manual_seed(seed, mesh), that is
+/// default_generator().manual_seed(seed) after the mesh check, with DTensor ops then
+/// drawing from default_generator().
 void manual_seed(std::uint64_t seed, const DeviceMesh& mesh, RNGStateSource source);
 
-// Drops the tracker; the next random op on a DTensor synchronises again over WORLD.
+/// Drops the tracker; the next random op on a DTensor synchronises again over WORLD.
 void reset_rng_tracker();
 
-// How long the first random op without manual_seed() waits for every rank of
-// MPI_COMM_WORLD to join the synchronisation before it throws (default 60 s).
+/// How long the first random op without manual_seed() waits for every rank of
+/// MPI_COMM_WORLD to join the synchronisation before it throws (default 60 s).
+/// Throws std::invalid_argument unless `seconds` > 0.
 void set_rng_sync_timeout(double seconds);
+/// The timeout set by set_rng_sync_timeout(), in seconds.
 double rng_sync_timeout();
 
 namespace Impl {

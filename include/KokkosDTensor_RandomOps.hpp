@@ -139,20 +139,35 @@ RNGState run_bernoulli_in(const ExecSpace& space, const Target& t, Rest&... rest
   RESULT NAME(First&& first, Rest&&... rest) {                                    \
     return static_cast<RESULT>(Impl::run_random_op<Impl::OP>(first, rest...));    \
   }
+/// uniform_([space,] t, from = 0, to = 1[, gen]): float/double values in [from, to). Draws
+/// from `gen`, else default_generator() (View) or the RNG tracker (DTensor); runs on `space`,
+/// else the default execution space of `t`. Throws std::invalid_argument unless from < to.
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(uniform_, UniformOp, void)
+/// normal_([space,] t, mean = 0, std = 1[, gen]): float/double normal values (std >= 0).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(normal_, NormalOp, void)
+/// random_bits_([space,] t[, gen]): the raw stream words, on uint32 (one) or uint64 (two).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(random_bits_, RandomBitsOp, void)
+/// randint_([space,] t, low, high[, gen]): 32/64-bit integers in [low, high) (low < high).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(randint_, RandIntOp, void)
+/// exponential_([space,] t, lambd = 1[, gen]): float/double -log(u) / lambd (lambd > 0).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(exponential_, ExponentialOp, void)
+/// log_normal_([space,] t, mean = 1, std = 2[, gen]): float/double exp(normal(mean, std))
+/// (std > 0).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(log_normal_, LogNormalOp, void)
+/// geometric_([space,] t, p[, gen]): trials up to the first success (>= 1), p in (0, 1).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(geometric_, GeometricOp, void)
+/// dropout_([space,] t, p[, gen]): float/double, in place: zero with probability p, else
+/// x / (1 - p). Returns the state it drew from (for dropout_backward_ and dropout_mask_).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(dropout_, DropoutOp, RNGState)
+/// trunc_normal_([space,] t, mean = 0, std = 1, a = -2, b = 2[, gen]): normal values
+/// truncated to [a, b] (std > 0, a < b).
 KOKKOSDTENSOR_IMPL_PUBLIC_OP(trunc_normal_, TruncNormalOp, void)
 #undef KOKKOSDTENSOR_IMPL_PUBLIC_OP
 
-// bernoulli_(t, p = 0.5) and bernoulli_(t, probabilities): the second form takes each
-// element's p from a tensor of t's shape (a View, or a DTensor with t's spec), as
-// torch.bernoulli(input); a p outside [0, 1] is an error naming the first bad index.
+/// bernoulli_(t, p = 0.5) and bernoulli_(t, probabilities): the second form takes each
+/// element's p from a tensor of t's shape (a View, or a DTensor with t's spec), as
+/// torch.bernoulli(input); a p outside [0, 1] is an error naming the first bad index.
+/// Both also take an execution-space instance first and a Generator last, as every op.
 template <class First, class... Rest, class = Impl::enable_if_op_args_t<First>>
 void bernoulli_(First&& first, Rest&&... rest) {
   if constexpr (Kokkos::is_execution_space<std::decay_t<First>>::value) {
@@ -171,6 +186,9 @@ void bernoulli_(First&& first, Rest&&... rest) {
 // Each also takes an execution-space instance first. Nothing advances: the mask comes from
 // the words dropout_ drew (on a DTensor: the global numbering, or the local one while the
 // tracker's distribute region is disabled).
+
+/// grad *= the mask that dropout_(t, p) applied (0 or 1 / (1 - p)), `state` being what it
+/// returned; on `space`. Advances no state.
 template <class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_backward_(const ExecSpace& space,
                                                                         const Target& grad,
@@ -180,12 +198,16 @@ Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_backward_(const Ex
   Impl::RandomTarget<Target>::apply_at(
       space, grad, Impl::make_dropout<Impl::target_value_t<Target>>(p, function), state, function);
 }
+/// dropout_backward_ on the default execution space of `grad`.
 template <class Target>
 Impl::enable_if_target_t<Target> dropout_backward_(const Target& grad, double p,
                                                    const RNGState& state) {
   dropout_backward_(Impl::target_space_t<Target>(), grad, p, state);
 }
 
+/// mask = 1 where dropout_(t, p) kept the element, else 0, `state` being what it returned;
+/// on `space`; advances no state. `DataT` is the value type of `t` (default: the mask's if
+/// floating point, else float).
 template <class DataT = void, class ExecSpace, class Target>
 Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_mask_(const ExecSpace& space,
                                                                     const Target& mask, double p,
@@ -199,12 +221,15 @@ Impl::enable_if_space_and_target_t<ExecSpace, Target> dropout_mask_(const ExecSp
   Impl::RandomTarget<Target>::apply_at(
       space, mask, Impl::make_dropout_mask<MaskT, Data>(p, function), state, function);
 }
+/// dropout_mask_ on the default execution space of `mask`.
 template <class DataT = void, class Target>
 Impl::enable_if_target_t<Target> dropout_mask_(const Target& mask, double p,
                                                const RNGState& state) {
   dropout_mask_<DataT>(Impl::target_space_t<Target>(), mask, p, state);
 }
 
+/// dropout_(space, t, p, gen), then its mask into `mask` (as dropout_mask_); returns the
+/// state dropout_ drew from.
 template <class ExecSpace, class Target, class Mask>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_dropout_(
     const ExecSpace& space, const Target& t, const Mask& mask, double p, Generator& gen) {
@@ -212,6 +237,8 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_
   dropout_mask_<Impl::target_value_t<Target>>(space, mask, p, state);
   return state;
 }
+/// native_dropout_ on `space`, drawn from default_generator() (View) or the RNG tracker
+/// (DTensor).
 template <class ExecSpace, class Target, class Mask>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_dropout_(
     const ExecSpace& space, const Target& t, const Mask& mask, double p) {
@@ -219,11 +246,14 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, RNGState> native_
   dropout_mask_<Impl::target_value_t<Target>>(space, mask, p, state);
   return state;
 }
+/// native_dropout_ on the default execution space of `t`, drawn from `gen`.
 template <class Target, class Mask>
 Impl::enable_if_target_t<Target, RNGState> native_dropout_(const Target& t, const Mask& mask,
                                                            double p, Generator& gen) {
   return native_dropout_(Impl::target_space_t<Target>(), t, mask, p, gen);
 }
+/// native_dropout_ on the default execution space of `t`, drawn from default_generator()
+/// (View) or the RNG tracker (DTensor).
 template <class Target, class Mask>
 Impl::enable_if_target_t<Target, RNGState> native_dropout_(const Target& t, const Mask& mask,
                                                            double p) {

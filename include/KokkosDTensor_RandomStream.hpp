@@ -42,13 +42,15 @@ static_assert(KOKKOSDTENSOR_STREAM_VERSION >= 2, "the in-kernel streams need str
 
 namespace KokkosDTensor {
 
-// The words of one element of a reservation, drawn in order. Each draw computes its value by
-// the element transform of the matching op's distribution (impl/KokkosDTensor_Distributions.hpp)
-// on the next 1 (T of at most 32 bits) or 2 (64-bit T) words; consecutive draws cost at most
-// one Philox block function per 4 words.
+/// The words of one element of a reservation, drawn in order. Each draw computes its value by
+/// the element transform of the matching op's distribution (impl/KokkosDTensor_Distributions.hpp)
+/// on the next 1 (T of at most 32 bits) or 2 (64-bit T) words; consecutive draws cost at most
+/// one Philox block function per 4 words.
 class ElementDraws {
  public:
   ElementDraws() = default;
+  /// The stream words [first_word, end_word) of the seed whose Philox key schedule is `key`;
+  /// RandomStream::element() makes these.
   KOKKOS_INLINE_FUNCTION ElementDraws(const Impl::PhiloxKeySchedule& key, std::uint64_t first_word,
                                       std::uint64_t end_word) {
     cursor_.key = key;
@@ -56,7 +58,7 @@ class ElementDraws {
     cursor_.end = end_word;
   }
 
-  // uniform_(t) on a float/double t: [0, 1).
+  /// uniform_(t) on a float/double t: [0, 1).
   template <class T>
   KOKKOS_INLINE_FUNCTION T uniform() {
     static_assert(std::is_floating_point<T>::value, "uniform<T>: T must be float or double");
@@ -65,7 +67,7 @@ class ElementDraws {
     return Impl::StandardUniform<T>{}.element(w0, w1, T());
   }
 
-  // uniform_(t, from, to): [from, to) (from < to, both finite, to - from finite in T).
+  /// uniform_(t, from, to): [from, to) (from < to, both finite, to - from finite in T).
   template <class T>
   KOKKOS_INLINE_FUNCTION T uniform(T from, T to) {
     static_assert(std::is_floating_point<T>::value, "uniform<T>: T must be float or double");
@@ -79,7 +81,7 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-  // normal_(t, mean, std): the inverse-CDF normal of stream version 2 (one draw per element).
+  /// normal_(t, mean, std): the inverse-CDF normal of stream version 2 (one draw per element).
   template <class T>
   KOKKOS_INLINE_FUNCTION T normal(T mean = T(0), T std = T(1)) {
     static_assert(std::is_floating_point<T>::value, "normal<T>: T must be float or double");
@@ -91,7 +93,7 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-  // exponential_(t, lambd): -log(u) / lambd, u in (0, 1] (lambd > 0).
+  /// exponential_(t, lambd): -log(u) / lambd, u in (0, 1] (lambd > 0).
   template <class T>
   KOKKOS_INLINE_FUNCTION T exponential(T lambd = T(1)) {
     static_assert(std::is_floating_point<T>::value, "exponential<T>: T must be float or double");
@@ -102,10 +104,10 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-  // bernoulli_(t, p) on a t of at most 32 bits (one word): true with probability p.
+  /// bernoulli_(t, p) on a t of at most 32 bits (one word): true with probability p.
   KOKKOS_INLINE_FUNCTION bool bernoulli(double p) { return bernoulli<float>(p) != 0.0f; }
-  // bernoulli_(t, p) on a t of value type T: T(1) with probability p, else T(0)
-  // (one word for T of at most 32 bits, two for 64-bit T).
+  /// bernoulli_(t, p) on a t of value type T: T(1) with probability p, else T(0)
+  /// (one word for T of at most 32 bits, two for 64-bit T).
   template <class T>
   KOKKOS_INLINE_FUNCTION T bernoulli(double p) {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(p >= 0.0 && p <= 1.0,
@@ -117,21 +119,21 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-  // random_bits_(t) on a uint32 t: the word.
+  /// random_bits_(t) on a uint32 t: the word.
   KOKKOS_INLINE_FUNCTION std::uint32_t bits32() { return cursor_.take(); }
-  // random_bits_(t) on a uint64 t: w0 << 32 | w1.
+  /// random_bits_(t) on a uint64 t: `w0 << 32 | w1`.
   KOKKOS_INLINE_FUNCTION std::uint64_t bits64() {
     std::uint32_t w0, w1;
     take<std::uint64_t>(w0, w1);
     return Impl::RandomBits<std::uint64_t>{}.element(w0, w1, std::uint64_t());
   }
 
-  // randint_(t, low, high) on an int64 t: [low, high), two words.
+  /// randint_(t, low, high) on an int64 t: [low, high), two words.
   KOKKOS_INLINE_FUNCTION std::int64_t randint(std::int64_t low, std::int64_t high) {
     return randint<std::int64_t>(low, high);
   }
-  // randint_(t, low, high) on a t of value type T (a 32- or 64-bit integer; [low, high) must
-  // fit in T): one word for 32-bit T, two for 64-bit T.
+  /// randint_(t, low, high) on a t of value type T (a 32- or 64-bit integer; [low, high) must
+  /// fit in T): one word for 32-bit T, two for 64-bit T.
   template <class T>
   KOKKOS_INLINE_FUNCTION T randint(std::int64_t low, std::int64_t high) {
     static_assert(std::is_integral<T>::value && (sizeof(T) == 4 || sizeof(T) == 8),
@@ -146,9 +148,9 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
 
-  // Words of the element not yet drawn.
+  /// Words of the element not yet drawn.
   KOKKOS_INLINE_FUNCTION std::uint64_t words_left() const { return cursor_.end - cursor_.next; }
-  // The stream index of the next word drawn.
+  /// The stream index of the next word drawn.
   KOKKOS_INLINE_FUNCTION std::uint64_t next_word() const { return cursor_.next; }
 
  private:
@@ -161,16 +163,16 @@ class ElementDraws {
   Impl::WordCursor cursor_;
 };
 
-// A reserved range of the stream: `count` elements of `words_per_element` words from
-// stream word `offset` (a multiple of 4) of seed `seed`. Trivially copyable: capture it in a
-// kernel by value.
+/// A reserved range of the stream: `count` elements of `words_per_element` words from
+/// stream word `offset` (a multiple of 4) of seed `seed`. Trivially copyable: capture it in a
+/// kernel by value.
 class RandomStream {
  public:
   RandomStream() = default;
 
-  // The range that starts at `state` (advances nothing: reserve() is the usual way to get
-  // one). Throws std::invalid_argument for words_per_element < 1 or an offset that is not a
-  // multiple of 4, std::overflow_error if the range passes the end of the counter space.
+  /// The range that starts at `state` (advances nothing: reserve() is the usual way to get
+  /// one). Throws std::invalid_argument for words_per_element < 1 or an offset that is not a
+  /// multiple of 4, std::overflow_error if the range passes the end of the counter space.
   RandomStream(RNGState state, std::uint64_t count, int words_per_element) {
     const char* function = "KokkosDTensor::RandomStream";
     if (words_per_element < 1) {
@@ -189,7 +191,7 @@ class RandomStream {
     words_ = words_per_element;
   }
 
-  // Element L's words (L < count(): checked in debug builds).
+  /// Element L's words (L < count(): checked in debug builds).
   KOKKOS_INLINE_FUNCTION ElementDraws element(std::uint64_t L) const {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(
         L < count_, "KokkosDTensor::RandomStream::element: L >= the reserved count");
@@ -197,13 +199,17 @@ class RandomStream {
     return ElementDraws(key_, first, first + static_cast<std::uint64_t>(words_));
   }
 
+  /// The seed of the stream.
   KOKKOS_INLINE_FUNCTION std::uint64_t seed() const { return seed_; }
-  // The first word of element 0 (the state's offset before the reservation).
+  /// The first word of element 0 (the state's offset before the reservation).
   KOKKOS_INLINE_FUNCTION std::uint64_t offset() const { return offset_; }
+  /// The number of elements reserved.
   KOKKOS_INLINE_FUNCTION std::uint64_t count() const { return count_; }
+  /// The words each element owns.
   KOKKOS_INLINE_FUNCTION int words_per_element() const { return words_; }
-  // The state the reservation starts from, and the one it leaves.
+  /// The state the reservation starts from.
   RNGState state() const { return RNGState{seed_, offset_}; }
+  /// The state just past the range (what reserve() leaves in the generator).
   RNGState end_state() const { return RNGState{seed_, end_offset_}; }
 
  private:
@@ -217,10 +223,10 @@ static_assert(std::is_trivially_copyable<RandomStream>::value,
 static_assert(std::is_trivially_copyable<ElementDraws>::value,
               "ElementDraws must be trivially copyable");
 
-// Advances `gen` as a random op on `count` elements at `words_per_element` words each, and
-// returns the range it skipped over. Throws std::invalid_argument (words_per_element < 1) or
-// std::overflow_error (the range passes the end of the 2^64-word counter space), naming the
-// argument and its value; `gen` is then unchanged. No communication, no kernel.
+/// Advances `gen` as a random op on `count` elements at `words_per_element` words each, and
+/// returns the range it skipped over. Throws std::invalid_argument (words_per_element < 1) or
+/// std::overflow_error (the range passes the end of the 2^64-word counter space), naming the
+/// argument and its value; `gen` is then unchanged. No communication, no kernel.
 inline RandomStream reserve(Generator& gen, std::uint64_t count, int words_per_element) {
   const char* function = "KokkosDTensor::reserve";
   if (words_per_element < 1) {

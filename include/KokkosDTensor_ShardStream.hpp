@@ -28,25 +28,27 @@
 
 namespace KokkosDTensor {
 
-// A reservation seen through one rank's shard: local indices to global row-major indices.
-// Trivially copyable; capture it in a kernel by value.
+/// A reservation seen through one rank's shard: local indices to global row-major indices.
+/// Trivially copyable; capture it in a kernel by value.
 template <int Rank>
 class ShardStream {
  public:
   ShardStream() = default;
+  /// Element (i0, ..., i_{Rank-1}) of the shard is element
+  /// `origin_linear + i0 * strides[0] + ...` of `stream`; reserve() makes these.
   ShardStream(const RandomStream& stream, std::uint64_t origin_linear, const std::uint64_t* strides)
       : stream_(stream), origin_(origin_linear) {
     for (int d = 0; d < Rank; ++d) stride_[d] = strides[d];
   }
 
-  // The words of the element with local indices (i0, ..., i_{Rank-1}) of the shard's View.
+  /// The words of the element with local indices (i0, ..., i_{Rank-1}) of the shard's View.
   template <class... I>
   KOKKOS_INLINE_FUNCTION ElementDraws element(I... local_indices) const {
     return stream_.element(global_index(local_indices...));
   }
 
-  // The element's index L in the numbering of the stream (global row-major, or local
-  // row-major with the distribute region disabled).
+  /// The element's index L in the numbering of the stream (global row-major, or local
+  /// row-major with the distribute region disabled).
   template <class... I>
   KOKKOS_INLINE_FUNCTION std::uint64_t global_index(I... local_indices) const {
     static_assert(sizeof...(I) == Rank, "ShardStream::element: one index per dimension");
@@ -58,7 +60,8 @@ class ShardStream {
     return L;
   }
 
-  // The reservation in the stream's numbering (count: the global element count).
+  /// The reservation in the stream's numbering (count: the global element count, or the
+  /// local one with the distribute region disabled).
   KOKKOS_INLINE_FUNCTION const RandomStream& stream() const { return stream_; }
 
  private:
@@ -113,11 +116,11 @@ ShardStream<DT::rank> reserve_on_dtensor(const DT& t, int words_per_element, RNG
 
 }  // namespace Impl
 
-// Advances the DTensor RNG tracker (created by the bounded WORLD synchronisation if none
-// exists, as by a random op) as a random op on `dtensor` at `words_per_element` words per
-// element, and returns the calling rank's view of the reserved range. Throws as the ops do
-// (std::invalid_argument for words_per_element < 1 or Partial placements, std::overflow_error
-// past the end of the counter space), changing no state.
+/// Advances the DTensor RNG tracker (created by the bounded WORLD synchronisation if none
+/// exists, as by a random op) as a random op on `dtensor` at `words_per_element` words per
+/// element, and returns the calling rank's view of the reserved range. Throws as the ops do
+/// (std::invalid_argument for words_per_element < 1 or Partial placements, std::overflow_error
+/// past the end of the counter space), changing no state.
 template <class DT, class = std::enable_if_t<Impl::is_dtensor<DT>::value>>
 ShardStream<DT::rank> reserve(const DT& dtensor, int words_per_element) {
   const char* function = "KokkosDTensor::reserve";
@@ -131,8 +134,8 @@ ShardStream<DT::rank> reserve(const DT& dtensor, int words_per_element) {
   return stream;
 }
 
-// The same from a Generator (global numbering, advance by the global count, like the ops
-// with a Generator). No communication.
+/// As reserve(dtensor, words_per_element), from a Generator (global numbering, advance by
+/// the global count, like the ops with a Generator). No communication.
 template <class DT, class = std::enable_if_t<Impl::is_dtensor<DT>::value>>
 ShardStream<DT::rank> reserve(const DT& dtensor, int words_per_element, Generator& gen) {
   const char* function = "KokkosDTensor::reserve";

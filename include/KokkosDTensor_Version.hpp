@@ -7,13 +7,13 @@
 
 namespace KokkosDTensor {
 
-// "major.minor.patch" of the library.
+/// "major.minor.patch" of the library.
 const char* version();
-// major * 10000 + minor * 100 + patch.
+/// major * 10000 + minor * 100 + patch.
 int version_number();
-// The git revision the library was built from, "" when not built from a checkout.
+/// The git revision the library was built from, "" when not built from a checkout.
 const char* git_revision();
-// The stream version its ops draw (KOKKOSDTENSOR_STREAM_VERSION, docs/stream.md).
+/// The stream version its ops draw (KOKKOSDTENSOR_STREAM_VERSION, docs/stream.md).
 int stream_version();
 
 }  // namespace KokkosDTensor
