@@ -26,7 +26,8 @@ substep() {  # substep NAME LOG command...: runs quietly, prints the log's tail 
 # ---- 1. option combinations ------------------------------------------------------------
 # Each configures; each builds the targets its option changes (the full builds are the
 # README's and the host-backend stages'):
-#   tests off, examples on   the examples alone (they once needed GoogleTest at configure)
+#   tests off, examples on   one example (they once needed GoogleTest at configure); ETI
+#                            off, so that only what the example uses compiles
 #   examples off             configure only
 #   perf tests off           configure only
 #   ETI off                  header-only: a per-backend test compiles every kernel it uses
@@ -42,21 +43,21 @@ combo() {  # combo NAME TARGETS -D...: configure, build TARGETS ("" = configure 
   fi
 }
 combo tests-off sharding_invariance -DKokkosDTensor_ENABLE_TESTS=OFF -DKokkosDTensor_ENABLE_TOOLS=OFF \
-  -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
+  -DKokkosDTensor_ENABLE_PERF_TESTS=OFF -DKokkosDTensor_ENABLE_ETI=OFF
 combo examples-off "" -DKokkosDTensor_ENABLE_EXAMPLES=OFF
 combo perf-off "" -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
 combo eti-off "Test_Distributions_Serial" -DKokkosDTensor_ENABLE_ETI=OFF \
   -DKokkosDTensor_ENABLE_EXAMPLES=OFF -DKokkosDTensor_ENABLE_TOOLS=OFF -DKokkosDTensor_ENABLE_PERF_TESTS=OFF
 substep "eti-off: Test_Distributions_Serial" "$WORK/eti-off-test.log" \
   "$WORK/eti-off/unit_tests/Test_Distributions_Serial"
-combo mpi-off "kokkosdtensor_rng Test_Philox Test_Generator_Serial Test_CrossBackend" \
+combo mpi-off "kokkosdtensor_rng Test_Philox Test_CrossBackend" \
   -DKokkosDTensor_ENABLE_MPI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 if grep -qi "libmpi\|MPI_CXX_FOUND:BOOL=TRUE" "$WORK/mpi-off/CMakeCache.txt"; then
   echo "consumers.sh: the MPI-off build found or names MPI" >&2
   exit 1
 fi
 substep "mpi-off: ctest" "$WORK/mpi-off-ctest.log" \
-  ctest --test-dir "$WORK/mpi-off" -R "Test_Philox|Test_Generator_Serial|Test_CrossBackend" --output-on-failure
+  ctest --test-dir "$WORK/mpi-off" -R "Test_Philox|Test_CrossBackend" --output-on-failure
 
 # ---- 2. add_subdirectory and FetchContent ------------------------------------------------
 version=$(sed -n 's/^project(KokkosDTensor VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
@@ -70,6 +71,13 @@ for how in add_subdirectory FetchContent; do
   fi
   substep "$how: build" "$WORK/sub-$how-build.log" cmake --build "$dir" -j 2
   substep "$how: rng_consumer" "$WORK/sub-$how-rng.log" "$dir/rng_consumer"
+  # KokkosDTensor::rng alone puts no MPI on the link line nor among the loaded libraries.
+  link_rule=$(awk '/^build rng_consumer:/ { found = 1 } found && /^$/ { exit } found' "$dir/build.ninja")
+  [ -n "$link_rule" ] || { echo "consumers.sh: $how: no link rule for rng_consumer" >&2; exit 1; }
+  if echo "$link_rule" | grep -qi "mpi" || ldd "$dir/rng_consumer" | grep -qi "libmpi"; then
+    echo "consumers.sh: $how: rng_consumer links MPI" >&2
+    exit 1
+  fi
   substep "$how: consumer on 2 ranks" "$WORK/sub-$how-mpi.log" mpiexec -n 2 "$dir/install_test_consumer"
 done
 

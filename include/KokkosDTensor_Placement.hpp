@@ -242,13 +242,6 @@ class DTensorSpec {
   const std::vector<std::int64_t>& local_shape() const { return local_.local_shape; }
   /// Where the calling rank's shard starts in the global tensor (zeros outside the mesh).
   const std::vector<std::int64_t>& global_offset() const { return local_.global_offset; }
-  /// The number of elements of the calling rank's shard.
-  std::int64_t local_size() const {
-    std::int64_t n = 1;
-    for (std::int64_t extent : local_.local_shape) n *= extent;
-    return n;
-  }
-
   /// The shard at any mesh coordinate.
   LocalShapeAndOffset local_shape_and_global_offset(const std::vector<int>& coordinate) const {
     return KokkosDTensor::local_shape_and_global_offset(global_shape_, mesh_.shape(), placements_,

@@ -203,6 +203,7 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   // The ops, through the public API on plain Views.
   add("uniform_f32", 4, fill, n, [&] { kdt::uniform_(f32, 0.0, 1.0, gen); });
   add("normal_f32", 4, fill, n, [&] { kdt::normal_(f32, 0.0, 1.0, gen); });
+  add("log_normal_f32", 4, fill, n, [&] { kdt::log_normal_(f32, 0.0, 0.25, gen); });
   add("bernoulli_f32", 4, fill, n, [&] { kdt::bernoulli_(f32, 0.5, gen); });
   Kokkos::deep_copy(f32, 1.0f);
   add("dropout_f32", 8, "copy_ceiling", n, [&] { kdt::dropout_(f32, 0.1, gen); });
