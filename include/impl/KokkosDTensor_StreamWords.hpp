@@ -81,7 +81,12 @@ struct WordCursor {
                             static_cast<std::uint32_t>(block_index >> 32), c2, c3, key);
       cached_block = block_index;
     }
-    return block.word[next++ & 3u];
+    // Lane by selects, not block.word[lane]: a run-time index into the array puts the
+    // cursor in local memory on GPUs.
+    const std::uint32_t lane = static_cast<std::uint32_t>(next++) & 3u;
+    const std::uint32_t low = lane & 1u ? block.word[1] : block.word[0];
+    const std::uint32_t high = lane & 1u ? block.word[3] : block.word[2];
+    return lane & 2u ? high : low;
   }
 };
 
