@@ -18,7 +18,8 @@ class KokkosDtensor(CMakePackage, CudaPackage, ROCmPackage):
     homepage = "https://github.com/kokkos-dtensor/kokkos-dtensor"
     git = "https://github.com/kokkos-dtensor/kokkos-dtensor.git"
 
-    # TODO: the GitHub handles of the maintainers.
+    # The project has published no GitHub handles yet: add them when the recipe goes to
+    # spack-packages.
     maintainers()
 
     license("BSD-3-Clause")
