@@ -20,6 +20,8 @@
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_Gather.hpp>
 #include <impl/KokkosDTensor_MpiSupport.hpp>
+#include <impl/KokkosDTensor_StridedCopy.hpp>
+#include <impl/KokkosDTensor_StridedData.hpp>
 #include <impl/KokkosDTensor_ViewHelpers.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -189,8 +191,12 @@ DT distribute_tensor(const typename DT::view_type& global, const DeviceMesh& mes
   DT result(global.label(), spec);
   if (auto coordinate = mesh.coordinate()) {
     if (Impl::is_first_along<Partial>(spec.placements(), *coordinate)) {
-      LocalShapeAndOffset box{spec.local_shape(), spec.global_offset()};
-      Kokkos::deep_copy(result.local(), Impl::block_subview(global, box));
+      using exec_space = typename DT::view_type::execution_space;
+      Kokkos::fence();  // as deep_copy: after all work in flight on `global`
+      Impl::copy_strided(
+          exec_space(), Impl::strided_data(result.local()),
+          Impl::block_data(Impl::strided_data(global), spec.global_offset(), spec.local_shape()));
+      Kokkos::fence();
     }
   }
   return result;

@@ -312,23 +312,10 @@ void write_npy(const std::string& path, const char* descr, const std::vector<std
   if (!file) throw std::runtime_error("--out " + path + ": write failed");
 }
 
-// A row-major host copy of any View (any layout, any memory space).
-template <class ViewType>
-auto row_major_host_copy(const ViewType& view) {
-  auto mirror = Kokkos::create_mirror_view(view);
-  Kokkos::deep_copy(mirror, view);
-  using RowMajor =
-      Kokkos::View<typename ViewType::non_const_data_type, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  RowMajor row_major =
-      kdt::Impl::allocate_view<RowMajor>("row_major", kdt::Impl::view_extents(view));
-  Kokkos::deep_copy(row_major, mirror);
-  return row_major;
-}
-
 // Writes any View (any layout, any memory space) in row-major order.
 template <class ViewType>
 void write_view_npy(const std::string& path, const ViewType& view) {
-  auto row_major = row_major_host_copy(view);
+  auto row_major = kdt::to_host_row_major(view);
   write_npy(path, npy_descr<typename ViewType::non_const_value_type>(),
             kdt::Impl::view_extents(view), row_major.data(),
             row_major.size() * sizeof(typename ViewType::non_const_value_type));
@@ -464,7 +451,7 @@ void stream_raw_words(const Options& options, DT& tensor, int world_rank) {
     apply_distribution(options, tensor);
     auto full = tensor.full_tensor();
     if (world_rank == 0) {
-      auto words = row_major_host_copy(full);
+      auto words = kdt::to_host_row_major(full);
       const std::size_t count = words.size();
       const std::size_t written = std::fwrite(words.data(), sizeof(std::uint32_t), count, file);
       bytes += written * sizeof(std::uint32_t);

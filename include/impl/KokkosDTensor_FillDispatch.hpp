@@ -17,6 +17,7 @@
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
+#include <impl/KokkosDTensor_StridedData.hpp>
 #include <type_traits>
 
 namespace KokkosDTensor {
@@ -61,34 +62,6 @@ inline std::uint64_t offset_after(const RNGState& state, int words_per_element,
                              " words each would pass the end of the 2^64-word counter space"));
   }
   return state.offset + words;
-}
-
-// A View as the kernels see it. Rank 0 is described as rank 1 with one element.
-template <class T>
-struct StridedData {
-  T* data = nullptr;
-  int rank = 0;
-  std::int64_t extent[8] = {};
-  std::int64_t stride[8] = {};
-  std::uint64_t size() const {
-    std::uint64_t n = 1;
-    for (int d = 0; d < rank; ++d) n *= static_cast<std::uint64_t>(extent[d]);
-    return n;
-  }
-};
-
-template <class ViewType>
-StridedData<typename ViewType::value_type> strided_data(const ViewType& view) {
-  StridedData<typename ViewType::value_type> v;
-  v.data = view.data();
-  v.rank = ViewType::rank == 0 ? 1 : static_cast<int>(ViewType::rank);
-  v.extent[0] = 1;
-  v.stride[0] = 1;
-  for (int d = 0; d < static_cast<int>(ViewType::rank); ++d) {
-    v.extent[d] = static_cast<std::int64_t>(view.extent(d));
-    v.stride[d] = static_cast<std::int64_t>(view.stride(d));
-  }
-  return v;
 }
 
 // Which kernel fill_random runs. automatic: the rows kernels when the View's last dimension

@@ -6,6 +6,8 @@
 #include <KokkosDTensor_DeviceMesh.hpp>
 #include <KokkosDTensor_Placement.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_StridedCopy.hpp>
+#include <impl/KokkosDTensor_StridedData.hpp>
 #include <impl/KokkosDTensor_ViewHelpers.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -15,30 +17,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
 namespace KokkosDTensor {
 namespace Impl {
-
-// The block [offset, offset + shape) of `view`.
-template <class ViewType, std::size_t... I>
-auto block_subview_impl(const ViewType& view, const LocalShapeAndOffset& box,
-                        std::index_sequence<I...>) {
-  return Kokkos::subview(
-      view, std::pair<std::size_t, std::size_t>(
-                static_cast<std::size_t>(box.global_offset[I]),
-                static_cast<std::size_t>(box.global_offset[I] + box.local_shape[I]))...);
-}
-template <class ViewType>
-auto block_subview(const ViewType& view, const LocalShapeAndOffset& box) {
-  if constexpr (view_rank<ViewType>() == 0) {
-    return view;
-  } else {
-    return block_subview_impl(view, box, std::make_index_sequence<view_rank<ViewType>()>{});
-  }
-}
 
 // True if the shard at `coordinate` is the one that holds data for its group: coordinate 0
 // along every mesh dim whose placement is one of `Kinds`.
@@ -49,16 +34,21 @@ bool is_first_along(const std::vector<Placement>& placements, const std::vector<
   return true;
 }
 
-// All-gather with send/receive buffers (and the unpacking) in BufferSpace.
+// All-gather with the send and receive buffers in BufferSpace. Packing and unpacking run on
+// the View's execution space through copy_strided, keyed on the value type: no kernel per
+// View type.
 template <class BufferSpace, class ViewType>
 ViewType gather_through(const ViewType& local, const DTensorSpec& spec, const std::string& label,
                         const char* function) {
   using view_type = ViewType;
-  using non_const_value_type = typename ViewType::non_const_value_type;
+  using value_type = typename ViewType::non_const_value_type;
+  using exec_space = typename ViewType::execution_space;
+  using memory_space = typename ViewType::memory_space;
+  using buffer_view = Kokkos::View<value_type*, Kokkos::LayoutRight, BufferSpace>;
+  using here_view = Kokkos::View<value_type*, Kokkos::LayoutRight, memory_space>;
+  constexpr bool buffers_here =
+      std::is_same<typename BufferSpace::memory_space, memory_space>::value;
   const DeviceMesh& mesh = spec.mesh();
-  using packed_view = Kokkos::View<typename view_type::non_const_data_type, Kokkos::LayoutRight,
-                                   BufferSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using buffer_view = Kokkos::View<non_const_value_type*, BufferSpace>;
   // Every rank computes every shard from the spec: no metadata exchange. One replica per
   // shard sends (coordinate 0 along Replicate dims); Partial dims all send and are summed.
   const std::vector<Placement>& placements = spec.placements();
@@ -83,43 +73,61 @@ ViewType gather_through(const ViewType& local, const DTensorSpec& spec, const st
     total += count;
   }
 
-  // Pack the local block row-major in host memory.
+  // Pack the local block row-major where it lives (after all work in flight, as deep_copy
+  // would), then into the send buffer.
+  Kokkos::fence();
   int my_position = 0;
   while (coordinates[my_position] != *mesh.coordinate()) ++my_position;
+  const std::vector<std::int64_t>& my_shape = boxes[my_position].local_shape;
   buffer_view send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_send"),
                    counts[my_position]);
   if (counts[my_position] > 0) {
-    auto local_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), local);
-    Kokkos::deep_copy(local_in_buffer_space, local);
-    packed_view packed = wrap_pointer<packed_view>(send.data(), boxes[my_position].local_shape);
-    Kokkos::deep_copy(packed, local_in_buffer_space);
+    if constexpr (buffers_here) {
+      copy_strided(exec_space(), row_major_data(send.data(), my_shape), strided_data(local));
+    } else {
+      here_view packed(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_pack"),
+                       counts[my_position]);
+      copy_strided(exec_space(), row_major_data(packed.data(), my_shape), strided_data(local));
+      exec_space().fence();
+      copy_contiguous<BufferSpace, memory_space>(send.data(), packed.data(), packed.size());
+    }
   }
   buffer_view received(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_received"),
                        static_cast<std::size_t>(total));
   Kokkos::fence();  // all copies done before MPI reads the buffers
 
   MPI_Datatype element_type = MPI_DATATYPE_NULL;
-  MPI_Type_contiguous(static_cast<int>(sizeof(non_const_value_type)), MPI_BYTE, &element_type);
+  MPI_Type_contiguous(static_cast<int>(sizeof(value_type)), MPI_BYTE, &element_type);
   MPI_Type_commit(&element_type);
   MPI_Allgatherv(send.data(), counts[my_position], element_type, received.data(), counts.data(),
                  displacements.data(), element_type, mesh.mesh_comm());
   MPI_Type_free(&element_type);
 
-  // Unpack in mesh order: the first shard of each Partial group assigns, later ones add.
+  // Unpack where the result lives, in mesh order: the first shard of each Partial group
+  // assigns, later ones add.
   view_type result = allocate_view<view_type>(label, spec.global_shape());
-  auto result_in_buffer_space = Kokkos::create_mirror_view(BufferSpace(), result);
+  here_view received_here;
+  if constexpr (buffers_here) {
+    received_here = received;
+  } else {
+    received_here = here_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_unpack"),
+                              received.size());
+    copy_contiguous<memory_space, BufferSpace>(received_here.data(), received.data(),
+                                               received.size());
+  }
+  const StridedData<value_type> whole = strided_data(result);
   for (int p = 0; p < mesh_size; ++p) {
     if (counts[p] == 0) continue;
-    packed_view block =
-        wrap_pointer<packed_view>(received.data() + displacements[p], boxes[p].local_shape);
-    auto target = block_subview(result_in_buffer_space, boxes[p]);
+    const auto block = row_major_data<const value_type>(received_here.data() + displacements[p],
+                                                        boxes[p].local_shape);
+    const auto target = block_data(whole, boxes[p].global_offset, boxes[p].local_shape);
     if (is_first_along<Partial>(placements, coordinates[p])) {
-      Kokkos::deep_copy(target, block);
-    } else if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, BufferSpace>::accessible) {
-      host_add_into(target, block);
+      copy_strided(exec_space(), target, block);
+    } else {
+      copy_strided<true>(exec_space(), target, block);
     }
   }
-  Kokkos::deep_copy(result, result_in_buffer_space);
+  Kokkos::fence();
   return result;
 }
 

@@ -2,7 +2,7 @@
 #define KOKKOSDTENSOR_IMPL_VIEWHELPERS_HPP
 
 // Rank-generic helpers for Kokkos Views: extents as a vector, allocation and wrapping from
-// a vector of extents, element access and element-wise sums on the host.
+// a vector of extents, element access on the host.
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -60,23 +60,6 @@ decltype(auto) host_element_impl(const ViewType& view, const std::int64_t* index
 template <class ViewType>
 decltype(auto) host_element(const ViewType& view, const std::int64_t* index) {
   return host_element_impl(view, index, std::make_index_sequence<view_rank<ViewType>()>{});
-}
-
-// dst += src element-wise on the host; both host-accessible with equal extents.
-template <class DstView, class SrcView>
-void host_add_into(const DstView& dst, const SrcView& src) {
-  constexpr int rank = view_rank<DstView>();
-  std::int64_t count = 1;
-  for (int i = 0; i < rank; ++i) count *= static_cast<std::int64_t>(dst.extent(i));
-  std::int64_t index[rank > 0 ? rank : 1] = {};
-  for (std::int64_t linear = 0; linear < count; ++linear) {
-    std::int64_t rest = linear;
-    for (int i = rank - 1; i >= 0; --i) {
-      index[i] = rest % static_cast<std::int64_t>(dst.extent(i));
-      rest /= static_cast<std::int64_t>(dst.extent(i));
-    }
-    host_element(dst, index) += host_element(src, index);
-  }
 }
 
 }  // namespace Impl

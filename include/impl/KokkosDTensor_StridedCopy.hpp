@@ -1,0 +1,58 @@
+#ifndef KOKKOSDTENSOR_IMPL_STRIDEDCOPY_HPP
+#define KOKKOSDTENSOR_IMPL_STRIDEDCOPY_HPP
+
+// Element-wise copies between Views of any rank and layout, keyed on (execution space,
+// value type): Kokkos::deep_copy between two View types compiles kernels for that pair, so
+// the gathers and host copies, written with it, cost a set of kernels per DTensor type
+// (docs/building.md).
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <impl/KokkosDTensor_StridedData.hpp>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+template <bool Add, class T, class U>
+struct CopyStridedFunctor {
+  StridedData<T> dst;
+  StridedData<U> src;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t linear) const {
+    std::int64_t rest = linear, dst_offset = 0, src_offset = 0;
+    for (int d = src.rank - 1; d >= 0; --d) {
+      const std::int64_t index = rest % src.extent[d];
+      rest /= src.extent[d];
+      dst_offset += index * dst.stride[d];
+      src_offset += index * src.stride[d];
+    }
+    if constexpr (Add) {
+      dst.data[dst_offset] = static_cast<T>(dst.data[dst_offset] + src.data[src_offset]);
+    } else {
+      dst.data[dst_offset] = src.data[src_offset];
+    }
+  }
+};
+
+// dst(i...) = src(i...) (Add: +=) for every index of src's extents, which dst must have
+// too; `space` must reach both. Not fenced.
+template <bool Add = false, class ExecSpace, class T, class U>
+void copy_strided(const ExecSpace& space, const StridedData<T>& dst, const StridedData<U>& src) {
+  const auto n = static_cast<std::int64_t>(src.size());
+  if (n == 0) return;
+  Kokkos::parallel_for(Add ? "KokkosDTensor::add_strided" : "KokkosDTensor::copy_strided",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+                       CopyStridedFunctor<Add, T, U>{dst, src});
+}
+
+// Contiguous elements between memory spaces (one deep_copy per value type and space pair).
+template <class DstSpace, class SrcSpace, class T>
+void copy_contiguous(T* dst, const T* src, std::size_t count) {
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  Kokkos::deep_copy(Kokkos::View<T*, Kokkos::LayoutRight, DstSpace, Unmanaged>(dst, count),
+                    Kokkos::View<const T*, Kokkos::LayoutRight, SrcSpace, Unmanaged>(src, count));
+}
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif
