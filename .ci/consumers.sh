@@ -57,7 +57,7 @@ if grep -qi "libmpi\|MPI_CXX_FOUND:BOOL=TRUE" "$WORK/mpi-off/CMakeCache.txt"; th
   exit 1
 fi
 substep "mpi-off: ctest" "$WORK/mpi-off-ctest.log" \
-  ctest --test-dir "$WORK/mpi-off" -R "Test_Philox|Test_CrossBackend" --output-on-failure
+  ctest --test-dir "$WORK/mpi-off" -R "^(Test_Philox|Test_CrossBackend)$" --output-on-failure
 
 # ---- 2. add_subdirectory and FetchContent ------------------------------------------------
 version=$(sed -n 's/^project(KokkosDTensor VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
@@ -74,11 +74,17 @@ for how in add_subdirectory FetchContent; do
   # KokkosDTensor::rng alone puts no MPI on the link line nor among the loaded libraries.
   link_rule=$(awk '/^build rng_consumer:/ { found = 1 } found && /^$/ { exit } found' "$dir/build.ninja")
   [ -n "$link_rule" ] || { echo "consumers.sh: $how: no link rule for rng_consumer" >&2; exit 1; }
-  if echo "$link_rule" | grep -qi "mpi" || ldd "$dir/rng_consumer" | grep -qi "libmpi"; then
+  if echo "$link_rule" | grep -Eqi "libmpi|openmpi|mpich|-lmpi" || ldd "$dir/rng_consumer" | grep -qi "libmpi"; then
     echo "consumers.sh: $how: rng_consumer links MPI" >&2
     exit 1
   fi
   substep "$how: consumer on 2 ranks" "$WORK/sub-$how-mpi.log" mpiexec -n 2 "$dir/install_test_consumer"
+  # The MPI target links MPI's C library, not the C++ bindings (libmpi_cxx).
+  if awk '/^build install_test_consumer:/ { found = 1 } found && /^$/ { exit } found' "$dir/build.ninja" |
+    grep -Eqi "mpi_cxx|mpicxx"; then
+    echo "consumers.sh: $how: install_test_consumer links MPI's C++ bindings" >&2
+    exit 1
+  fi
 done
 
 # ---- 3. the examples out of tree against the installed package -------------------------
