@@ -8,6 +8,7 @@
 //   round-trips through to_bytes / from_bytes.
 // No MPI, no Kokkos.
 
+#include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_RNGState.hpp>
 
 #include <array>
