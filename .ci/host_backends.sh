@@ -81,7 +81,7 @@ substep() {  # substep NAME LOG COMMAND...: runs COMMAND into LOG, prints its ti
 
 target_file() {  # target_file BUILD_DIR TARGET: the executable CMake built for TARGET
   local found
-  found=$(find "$1" -type f -name "$2" -perm -u+x -not -path '*/CMakeFiles/*')
+  found=$(find "$1" -type f -name "$2" -perm -u+x -not -path '*/CMakeFiles/*' -not -path '*/install_test_prefix/*')
   if [ -z "$found" ] || [ "$(printf '%s\n' "$found" | wc -l)" != 1 ]; then
     echo "host_backends.sh: expected one executable of target $2 in $1, found: '${found}'" >&2
     exit 1
