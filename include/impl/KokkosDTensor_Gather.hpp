@@ -73,25 +73,13 @@ ViewType gather_through(const ViewType& local, const DTensorSpec& spec, const st
     total += count;
   }
 
-  // Pack the local block row-major where it lives (after all work in flight, as deep_copy
-  // would), then into the send buffer.
-  Kokkos::fence();
+  // Pack the local block row-major into the send buffer.
   int my_position = 0;
   while (coordinates[my_position] != *mesh.coordinate()) ++my_position;
-  const std::vector<std::int64_t>& my_shape = boxes[my_position].local_shape;
   buffer_view send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_send"),
                    counts[my_position]);
-  if (counts[my_position] > 0) {
-    if constexpr (buffers_here) {
-      copy_strided(exec_space(), row_major_data(send.data(), my_shape), strided_data(local));
-    } else {
-      here_view packed(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_pack"),
-                       counts[my_position]);
-      copy_strided(exec_space(), row_major_data(packed.data(), my_shape), strided_data(local));
-      exec_space().fence();
-      copy_contiguous<BufferSpace, memory_space>(send.data(), packed.data(), packed.size());
-    }
-  }
+  if (counts[my_position] > 0)
+    copy_row_major<BufferSpace>(local, send.data(), boxes[my_position].local_shape);
   buffer_view received(Kokkos::view_alloc(Kokkos::WithoutInitializing, "full_tensor_received"),
                        static_cast<std::size_t>(total));
   Kokkos::fence();  // all copies done before MPI reads the buffers

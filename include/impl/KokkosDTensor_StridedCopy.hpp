@@ -9,6 +9,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <impl/KokkosDTensor_StridedData.hpp>
+#include <type_traits>
+#include <vector>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -50,6 +52,29 @@ void copy_contiguous(T* dst, const T* src, std::size_t count) {
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   Kokkos::deep_copy(Kokkos::View<T*, Kokkos::LayoutRight, DstSpace, Unmanaged>(dst, count),
                     Kokkos::View<const T*, Kokkos::LayoutRight, SrcSpace, Unmanaged>(src, count));
+}
+
+// The elements of `view` in row-major order at `dst`, in DstSpace: packed on the View's
+// execution space, straight into `dst` when DstSpace is the View's memory space, else into
+// a buffer copied over. After all work in flight, as deep_copy; fenced.
+template <class DstSpace, class ViewType>
+void copy_row_major(const ViewType& view, typename ViewType::non_const_value_type* dst,
+                    const std::vector<std::int64_t>& extents) {
+  using value_type = typename ViewType::non_const_value_type;
+  using memory_space = typename ViewType::memory_space;
+  using exec_space = typename ViewType::execution_space;
+  Kokkos::fence();
+  if constexpr (std::is_same<typename DstSpace::memory_space, memory_space>::value) {
+    copy_strided(exec_space(), row_major_data(dst, extents), strided_data(view));
+    Kokkos::fence();
+  } else {
+    Kokkos::View<value_type*, Kokkos::LayoutRight, memory_space> packed(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "KokkosDTensor::copy_row_major"),
+        view.size());
+    copy_strided(exec_space(), row_major_data(packed.data(), extents), strided_data(view));
+    exec_space().fence();
+    copy_contiguous<DstSpace, memory_space>(dst, packed.data(), packed.size());
+  }
 }
 
 }  // namespace Impl
