@@ -145,8 +145,13 @@ void check_all_boxes_2d(Maker make, const char* name) {
   }
 }
 
+// Every View shape the fill paths split differently: the rank-1 boxes and offsets, LayoutRight
+// and LayoutLeft sub-boxes, rank 3, and subviews whose data pointer is not aligned to a block.
+// Run for one distribution of each store width and words-per-element pair (bernoulli i8,
+// uniform f32, dropout f32 (reads its input), normal f32 (the table), uniform f64, bits u64):
+// the paths' row and stride logic depends on those, not on the transform.
 template <class T, class Maker>
-void check_everything(Maker make, const char* name) {
+void check_every_shape(Maker make, const char* name) {
   check_all_boxes_1d<Kokkos::View<T*, TestSpace>>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutRight>(make, name);
   check_all_boxes_2d<T, Kokkos::LayoutLeft>(make, name);
@@ -177,52 +182,65 @@ void check_everything(Maker make, const char* name) {
   }
 }
 
+// The other distributions on the shapes that reach every branch of their transforms in each
+// path: rank-1 boxes and offsets (row starts and ends at every lane, blocks around 2^32),
+// LayoutRight sub-boxes (several rows) and unaligned rank-1 subviews (same View type as the
+// first). Each shape costs a kernel instantiation per path: this keeps the test's compile
+// time (the longest of the project's sources, built four times in CI) in bounds.
+template <class T, class Maker>
+void check_rows(Maker make, const char* name) {
+  check_all_boxes_1d<Kokkos::View<T*, TestSpace>>(make, name);
+  check_all_boxes_2d<T, Kokkos::LayoutRight>(make, name);
+  for (int shift = 1; shift < 4; ++shift) {
+    Kokkos::View<T*, TestSpace> base("base", 1000);
+    auto sub = Kokkos::subview(base, Kokkos::make_pair(shift, 1000 - shift));
+    check_paths(sub, make(), kdt::Impl::whole_view_box(sub), kdt::RNGState{7, 4},
+                std::string(name) + " unaligned subview");
+  }
+}
+
 }  // namespace
 
 TEST(FillPaths, Uniform) {
-  check_everything<float>([] { return kdt::Impl::make_uniform<float>(0, 1, "t"); }, "uniform f32");
-  check_everything<float>([] { return kdt::Impl::make_uniform<float>(-2, 3, "t"); },
-                          "uniform f32 -2..3");
-  check_everything<double>([] { return kdt::Impl::make_uniform<double>(0, 1, "t"); },
-                           "uniform f64");
+  check_every_shape<float>([] { return kdt::Impl::make_uniform<float>(0, 1, "t"); }, "uniform f32");
+  check_every_shape<float>([] { return kdt::Impl::make_uniform<float>(-2, 3, "t"); },
+                           "uniform f32 -2..3");
+  check_every_shape<double>([] { return kdt::Impl::make_uniform<double>(0, 1, "t"); },
+                            "uniform f64");
 }
 
 TEST(FillPaths, Normal) {
-  check_everything<float>([] { return kdt::Impl::make_normal<float>(0.5, 2, "t"); }, "normal f32");
-  check_everything<double>([] { return kdt::Impl::make_normal<double>(0, 1, "t"); }, "normal f64");
+  check_every_shape<float>([] { return kdt::Impl::make_normal<float>(0.5, 2, "t"); }, "normal f32");
+  check_rows<double>([] { return kdt::Impl::make_normal<double>(0, 1, "t"); }, "normal f64");
 }
 
 TEST(FillPaths, BernoulliDropoutBitsRandint) {
-  check_everything<float>([] { return kdt::Impl::make_bernoulli<float>(0.3, "t"); },
-                          "bernoulli f32");
-  check_everything<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); },
-                                "bernoulli i8");
-  check_everything<float>([] { return kdt::Impl::make_dropout<float>(0.25, "t"); }, "dropout f32");
-  check_everything<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); },
-                           "dropout f64");
+  check_rows<float>([] { return kdt::Impl::make_bernoulli<float>(0.3, "t"); }, "bernoulli f32");
+  check_every_shape<std::int8_t>([] { return kdt::Impl::make_bernoulli<std::int8_t>(0.3, "t"); },
+                                 "bernoulli i8");
+  check_every_shape<float>([] { return kdt::Impl::make_dropout<float>(0.25, "t"); }, "dropout f32");
+  check_rows<double>([] { return kdt::Impl::make_dropout<double>(0.25, "t"); }, "dropout f64");
   // p = 0 and p = 1 (threshold 2^32: every word succeeds) take their own branch in the AVX2
   // transforms.
   for (double p : {0.0, 1.0}) {
-    check_everything<float>([p] { return kdt::Impl::make_bernoulli<float>(p, "t"); },
-                            "bernoulli f32 p=0/1");
-    check_everything<float>([p] { return kdt::Impl::make_dropout<float>(p, "t"); },
-                            "dropout f32 p=0/1");
+    check_rows<float>([p] { return kdt::Impl::make_bernoulli<float>(p, "t"); },
+                      "bernoulli f32 p=0/1");
+    check_every_shape<float>([p] { return kdt::Impl::make_dropout<float>(p, "t"); },
+                             "dropout f32 p=0/1");
   }
-  check_everything<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); },
-                                  "bits u32");
-  check_everything<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); },
-                                  "bits u64");
-  check_everything<std::int32_t>(
-      [] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); }, "randint i32");
+  check_rows<std::uint32_t>([] { return kdt::Impl::make_random_bits<std::uint32_t>("t"); },
+                            "bits u32");
+  check_every_shape<std::uint64_t>([] { return kdt::Impl::make_random_bits<std::uint64_t>("t"); },
+                                   "bits u64");
+  check_rows<std::int32_t>([] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); },
+                           "randint i32");
 }
 
 TEST(FillPaths, OthersAndLogNormal) {
-  check_everything<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); },
-                          "log_normal f32");
-  check_everything<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); },
-                          "exponential f32");
-  check_everything<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); },
-                           "trunc_normal f64");
+  check_rows<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); }, "log_normal f32");
+  check_rows<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); }, "exponential f32");
+  check_rows<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); },
+                     "trunc_normal f64");
 }
 
 TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {
