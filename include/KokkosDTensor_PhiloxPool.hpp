@@ -11,8 +11,15 @@
 //   philox4x32_10(counter = {lo32(W/4), hi32(W/4), lo32(index), hi32(index) | 0x80000000},
 //                 key = {lo32(seed), hi32(seed)}),
 // so no pool word is ever a word of the ops' stream (whose counter words 2 and 3 are 0) nor
-// of another state. The pool keeps one 64-bit counter per state (the words it has used) in
-// a View, zeroed by a deep_copy: construction is one allocation and one fill, no host loop.
+// of another state. The pool keeps, in one View zeroed by one deep_copy (construction is one
+// device allocation and one fill, no host loop), one 64-bit counter per state (the words it
+// has used) and one lock per state; the position of its fill stream is a host value that
+// the pool's copies share.
+//  - Kokkos::fill_random(view, pool, ...) takes the overloads below, not Kokkos' functor:
+//    element L (row-major over the View's extents) draws, through Kokkos::rand, words
+//    F + L * W ... of the pool's fill stream (the stream of state index -1; W = one word per
+//    4 bytes of the value type), F the fill position, which then moves past the fill to the
+//    next block. Deterministic on every backend and thread count, and at memory speed.
 //  - get_state(index): deterministic. The generator of state `index`, continuing where the
 //    last free_state of that index left it. Use one index per work item (say the iteration
 //    index, with as many states as items) for results that do not depend on the backend or
@@ -20,14 +27,15 @@
 //  - get_state(): Kokkos' way: a free state chosen by the calling thread's id and an atomic
 //    lock (linear probing), released by free_state. Which state a work item gets, and so
 //    its numbers, depends on scheduling: not reproducible on GPUs or with several threads.
-//    Kokkos::fill_random uses this form.
 // For numbers keyed on the element (sharding-invariant, equal to the ops), use reserve()
 // (KokkosDTensor_RandomStream.hpp) instead.
 
 #include <KokkosDTensor_RNGState.hpp>
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Random.hpp>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_PoolFillRandom.hpp>
 #include <impl/KokkosDTensor_StreamWords.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
 
@@ -45,6 +53,8 @@ class Random_Philox_Pool;
 
 /// The bit set in counter word 3 of every pool stream (docs/streams.md).
 constexpr std::uint32_t philox_pool_stream_flag = 0x80000000u;
+/// The state index whose stream Kokkos::fill_random draws from (no state has it).
+constexpr int philox_pool_fill_index = -1;
 
 /// One state of a Random_Philox_Pool, as returned by get_state. Draws as
 /// Kokkos::Random_XorShift64 names them; docs/streams.md gives each mapping from words.
@@ -215,22 +225,20 @@ class Random_Philox_Pool {
   /// `num_states` states (1 if `num_states` < 1).
   Random_Philox_Pool(std::uint64_t seed, int num_states) { init(seed, num_states); }
 
-  /// (Re)starts the pool: every state at the beginning of its stream. One allocation and a
-  /// deep_copy of zeros per View; no loop over states on the host.
+  /// (Re)starts the pool: every state, and the fill stream, at the beginning of its stream.
+  /// One allocation and one deep_copy of zeros; no loop over states on the host.
   void init(std::uint64_t seed, int num_states) {
     if (num_states < 1) num_states = 1;
     seed_ = seed;
     key_ = Impl::philox_key_schedule(seed);
     num_states_ = num_states;
-    words_used_ = Kokkos::View<std::uint64_t*, DeviceType>(
+    counters_ = Kokkos::View<std::uint64_t*, DeviceType>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                           "KokkosDTensor::Random_Philox_Pool::words_used"),
-        num_states);
-    locks_ = Kokkos::View<int*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "KokkosDTensor::Random_Philox_Pool::locks"),
-        num_states);
-    Kokkos::deep_copy(words_used_, std::uint64_t(0));
-    Kokkos::deep_copy(locks_, 0);
+                           "KokkosDTensor::Random_Philox_Pool::counters"),
+        2 * static_cast<std::size_t>(num_states));
+    Kokkos::deep_copy(counters_, std::uint64_t(0));
+    fill_position_ = Kokkos::View<std::uint64_t, Kokkos::HostSpace>(
+        "KokkosDTensor::Random_Philox_Pool::fill_position");
   }
 
   /// A free state, chosen as Kokkos' pools choose it (thread id, then atomic locks with
@@ -239,7 +247,7 @@ class Random_Philox_Pool {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(
         num_states_ > 0, "KokkosDTensor::Random_Philox_Pool::get_state: pool not initialised");
     const int index = acquire();
-    return generator_type(key_, index, words_used_(index), true);
+    return generator_type(key_, index, words_used(index), true);
   }
 
   /// State `index` (0 <= index < num_states()), continuing where its last free_state left
@@ -248,16 +256,16 @@ class Random_Philox_Pool {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(
         index >= 0 && index < num_states_,
         "KokkosDTensor::Random_Philox_Pool::get_state: index out of range");
-    return generator_type(key_, index, words_used_(index), false);
+    return generator_type(key_, index, words_used(index), false);
   }
 
   /// Writes the state's position back (the next get_state of its index continues there) and
   /// releases the lock if get_state() took one.
   KOKKOS_INLINE_FUNCTION void free_state(const generator_type& gen) const {
-    words_used_(gen.index_) = gen.cursor_.next;
+    words_used(gen.index_) = gen.cursor_.next;
     if (gen.locked_) {
       Kokkos::memory_fence();
-      Kokkos::atomic_exchange(&locks_(gen.index_), 0);
+      Kokkos::atomic_exchange(&lock(gen.index_), std::uint64_t(0));
     }
   }
 
@@ -265,6 +273,15 @@ class Random_Philox_Pool {
   KOKKOS_INLINE_FUNCTION int num_states() const { return num_states_; }
   /// The seed given to init().
   KOKKOS_INLINE_FUNCTION std::uint64_t seed() const { return seed_; }
+
+  /// Where the next Kokkos::fill_random with this pool starts in the fill stream (a word
+  /// index, a multiple of 4). Host only; shared by the pool's copies.
+  std::uint64_t& fill_position() const { return fill_position_(); }
+  /// A generator on the pool's fill stream (state index philox_pool_fill_index), `word`
+  /// words in.
+  KOKKOS_INLINE_FUNCTION generator_type fill_stream_generator(std::uint64_t word) const {
+    return generator_type(key_, philox_pool_fill_index, word);
+  }
 
  private:
   KOKKOS_INLINE_FUNCTION int acquire() const {
@@ -275,7 +292,7 @@ class Random_Philox_Pool {
                  blockDim.y * blockDim.z +
              i_offset) %
             num_states_;
-    while (Kokkos::atomic_compare_exchange(&locks_(i), 0, 1)) {
+    while (Kokkos::atomic_compare_exchange(&lock(i), std::uint64_t(0), std::uint64_t(1))) {
       i += blockDim.x * blockDim.y * blockDim.z;
       if (i >= num_states_) i = i_offset % num_states_;
     }
@@ -285,18 +302,71 @@ class Random_Philox_Pool {
     if constexpr (Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible) {
       i = execution_space::impl_hardware_thread_id() % num_states_;
     }
-    while (Kokkos::atomic_compare_exchange(&locks_(i), 0, 1)) i = (i + 1) % num_states_;
+    while (Kokkos::atomic_compare_exchange(&lock(i), std::uint64_t(0), std::uint64_t(1)))
+      i = (i + 1) % num_states_;
     return i;
 #endif
+  }
+
+  // counters_: the words used of state i at i, its lock at num_states_ + i.
+  KOKKOS_INLINE_FUNCTION std::uint64_t& words_used(int i) const { return counters_(i); }
+  KOKKOS_INLINE_FUNCTION std::uint64_t& lock(int i) const {
+    return counters_(static_cast<std::size_t>(num_states_) + i);
   }
 
   Impl::PhiloxKeySchedule key_ = {};
   std::uint64_t seed_ = 0;
   int num_states_ = 0;
-  Kokkos::View<std::uint64_t*, DeviceType> words_used_;
-  Kokkos::View<int*, DeviceType> locks_;
+  Kokkos::View<std::uint64_t*, DeviceType> counters_;
+  // On the host, so that fill_random passes it to its kernel as a value: a copy of the pool
+  // in a device kernel carries the handle but never reads it.
+  Kokkos::View<std::uint64_t, Kokkos::HostSpace> fill_position_;
 };
 
 }  // namespace KokkosDTensor
+
+// Kokkos::fill_random with a Random_Philox_Pool: more specialised than Kokkos' templates, so
+// the calls users already write take these (Impl::pool_fill_random) instead of Kokkos'
+// functor. Same signatures and fences as Kokkos 4's; the range forms fill [0, range).
+namespace Kokkos {
+
+/// Fills `a` with values in [begin, end) from the pool's fill stream, on `exec`, without
+/// fencing (docs/streams.md: element L takes words F + L * W ...).
+template <class ExecutionSpace, class ViewType, class DeviceType, class IndexType = int64_t>
+void fill_random(const ExecutionSpace& exec, ViewType a,
+                 KokkosDTensor::Random_Philox_Pool<DeviceType> g,
+                 typename ViewType::const_value_type begin,
+                 typename ViewType::const_value_type end) {
+  KokkosDTensor::Impl::pool_fill_random(exec, a, g, begin, end);
+}
+
+/// Fills `a` with values in [0, range) from the pool's fill stream, on `exec`.
+template <class ExecutionSpace, class ViewType, class DeviceType, class IndexType = int64_t>
+void fill_random(const ExecutionSpace& exec, ViewType a,
+                 KokkosDTensor::Random_Philox_Pool<DeviceType> g,
+                 typename ViewType::const_value_type range) {
+  KokkosDTensor::Impl::pool_fill_random(exec, a, g, 0, range);
+}
+
+/// Fills `a` with values in [begin, end) from the pool's fill stream, fenced before and
+/// after, on the View's execution space.
+template <class ViewType, class DeviceType, class IndexType = int64_t>
+void fill_random(ViewType a, KokkosDTensor::Random_Philox_Pool<DeviceType> g,
+                 typename ViewType::const_value_type begin,
+                 typename ViewType::const_value_type end) {
+  Kokkos::fence();  // (Kokkos 3 has no named fences)
+  typename ViewType::execution_space exec;
+  KokkosDTensor::Impl::pool_fill_random(exec, a, g, begin, end);
+  exec.fence();
+}
+
+/// Fills `a` with values in [0, range) from the pool's fill stream, fenced before and after.
+template <class ViewType, class DeviceType, class IndexType = int64_t>
+void fill_random(ViewType a, KokkosDTensor::Random_Philox_Pool<DeviceType> g,
+                 typename ViewType::const_value_type range) {
+  fill_random(a, g, 0, range);
+}
+
+}  // namespace Kokkos
 
 #endif

@@ -67,6 +67,17 @@ class ElementDraws {
     return Impl::StandardUniform<T>{}.element(w0, w1, T());
   }
 
+  /// Four float uniforms in [0, 1) from the next 4 words: the same values as four
+  /// uniform<float>() calls, computed from one Philox block when the element's next word
+  /// starts a block (as cuRAND's curand_uniform4; always so after a multiple of 4 words).
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<float, 4> uniform4() {
+    std::uint32_t w[4];
+    cursor_.take4(w);
+    Kokkos::Array<float, 4> u;
+    for (int k = 0; k < 4; ++k) u[k] = Impl::uniform01_float(w[k]);
+    return u;
+  }
+
   /// uniform_(t, from, to): [from, to) (from < to, both finite, to - from finite in T).
   template <class T>
   KOKKOS_INLINE_FUNCTION T uniform(T from, T to) {

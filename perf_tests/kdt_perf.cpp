@@ -310,6 +310,26 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
             v(L) = sum;
           });
     });
+    // The same 16 draws as 4 uniform4 (cuRAND's curand_uniform4 shape: one block per call).
+    add("stream_16x4_uniform_f32_sum", 4, fill, n, [&] {
+      const auto stream = kdt::reserve(gen, static_cast<std::uint64_t>(n), 16);
+      const auto v = f32;
+      Kokkos::parallel_for(
+          "kdt-perf::stream_16x4_uniform_f32_sum",
+          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+          KOKKOS_LAMBDA(std::int64_t L) {
+            kdt::ElementDraws draws = stream.element(L);
+            float sum = 0.0f;
+            for (int k = 0; k < 4; ++k) {
+              const auto u = draws.uniform4();
+              sum += u[0];
+              sum += u[1];
+              sum += u[2];
+              sum += u[3];
+            }
+            v(L) = sum;
+          });
+    });
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
     // The same two kernels with cuRAND's device API (a launch error skips the record).
     if (!device_is_host) {

@@ -1,9 +1,9 @@
 // The fill kernels of Impl::fill_random (docs/performance.md): the rows path in its device
 // style (one block per work item, vector stores) and host style (chunks, batched Philox;
-// its explicit AVX2+FMA version where the CPU has it, and its portable loop) give the same
-// bytes as the generic kernel for every distribution,
-// with row starts not aligned to a block, odd row lengths, tiny Views, sub-boxes,
-// subviews with unaligned data pointers, LayoutLeft and LayoutRight, ranks 1 to 3.
+// its explicit AVX-512F or AVX2+FMA version where the CPU has it, and its portable loop) give the
+// same bytes as the generic kernel for every distribution, with row starts not aligned to a block,
+// odd row lengths, tiny Views, sub-boxes, subviews with unaligned data pointers, LayoutLeft and
+// LayoutRight, ranks 1 to 3.
 
 #include <gtest/gtest.h>
 
@@ -262,6 +262,21 @@ TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {
 }
 
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+// Groups of 8 blocks in block-lane layout (from philox8, philox16) are blocks first,
+// first + 1, ... of the stream of `seed`.
+template <int N>
+__attribute__((target("avx2,fma"))) void expect_stream_blocks(
+    std::uint64_t seed, std::uint64_t first, const kdt::Impl::host_avx2::Words8 (&w)[N]) {
+  for (int g = 0; g < N; ++g) {
+    alignas(32) std::uint32_t word[32];
+    kdt::Impl::host_avx2::store_stream_order(w[g].word, word);
+    for (int l = 0; l < 8; ++l) {
+      const auto b = kdt::Impl::stream_block(seed, first + 8 * g + l);
+      for (int j = 0; j < 4; ++j) ASSERT_EQ(b.word[j], word[4 * l + j]) << first << " " << l;
+    }
+  }
+}
+
 // The AVX2 mirrors of the scalar functions, over whole domains including special values
 // (the fills above only reach the values u1 in [2^-24, 1], 2 u2 in [0, 2)).
 __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
@@ -272,14 +287,7 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
                                 (1ull << 62) + 5, ~0ull - 10}) {
       v::Words8 w[2];
       v::philox8<2>(key, first, w);
-      for (int g = 0; g < 2; ++g) {
-        alignas(32) std::uint32_t word[32];
-        v::store_stream_order(w[g].word, word);
-        for (int l = 0; l < 8; ++l) {
-          const auto b = kdt::Impl::stream_block(seed, first + 8 * g + l);
-          for (int j = 0; j < 4; ++j) ASSERT_EQ(b.word[j], word[4 * l + j]) << first << " " << l;
-        }
-      }
+      expect_stream_blocks(seed, first, w);
     }
   }
   // Inputs: special values, every power of two, and pseudo-random bit patterns.
@@ -377,6 +385,25 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
 TEST(FillPaths, Avx2MirrorsMatchTheScalarFunctions) {
   if (!kdt::Impl::host_has_avx2_fma()) GTEST_SKIP() << "CPU without AVX2+FMA";
   check_avx2_mirrors();
+}
+
+// philox16 (AVX-512F) gives the blocks of the scalar Philox, across the 2^32-block carry too.
+__attribute__((target("avx512f,avx2,fma"))) void check_philox16() {
+  namespace v = kdt::Impl::host_avx2;
+  for (std::uint64_t seed : {0ull, 0xFFFFFFFFFFFFFFFFull, 67280421310721ull}) {
+    const auto key = kdt::Impl::philox_key_schedule(seed);
+    for (std::uint64_t first : {0ull, 5ull, (1ull << 32) - 32, (1ull << 32) - 31, (1ull << 32) - 16,
+                                (1ull << 32) - 1, (1ull << 62) + 5, ~0ull - 40}) {
+      v::Words8 w[4];
+      v::philox16<2>(key, first, w);
+      expect_stream_blocks(seed, first, w);
+    }
+  }
+}
+
+TEST(FillPaths, Avx512PhiloxMatchesTheScalarPhilox) {
+  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F (or capped)";
+  check_philox16();
 }
 #endif
 

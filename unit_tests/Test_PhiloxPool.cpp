@@ -1,9 +1,9 @@
 // Random_Philox_Pool (SPEC section 4c, docs/streams.md): a drop-in for
 // Kokkos::Random_XorShift64_Pool. Kokkos::fill_random works with it for float, double and
-// integer Views (values in range), uniform and normal moments are right, get_state(index) is
-// deterministic and continues after free_state, state `index` draws the documented Philox
-// words (never the ops' words), a kernel written for Kokkos' pool compiles and runs unchanged,
-// and a pool of many states constructs.
+// integer Views (values in range) and draws the documented fill-stream words, uniform and normal
+// moments are right, get_state(index) is deterministic and continues after free_state, state
+// `index` draws the documented Philox words (never the ops' words), a kernel written for Kokkos'
+// pool compiles and runs unchanged, and a pool of many states constructs.
 
 #include <gtest/gtest.h>
 
@@ -108,6 +108,61 @@ TEST(PhiloxPool, FillRandomValuesInRange) {
   check_fill_random_range<std::uint64_t>(10u, 1u << 20);
   check_fill_random_range<std::int16_t>(-300, 300);
 }
+
+// Word `w` of the fill stream of `seed`: the pool stream of state index -1 (docs/streams.md).
+std::uint32_t fill_stream_word(std::uint64_t seed, std::uint64_t w) {
+  const std::uint64_t block = w / 4;
+  return kdt::Impl::philox4x32_10(static_cast<std::uint32_t>(block),
+                                  static_cast<std::uint32_t>(block >> 32), 0xFFFFFFFFu, 0xFFFFFFFFu,
+                                  static_cast<std::uint32_t>(seed),
+                                  static_cast<std::uint32_t>(seed >> 32))
+      .word[w % 4];
+}
+
+std::uint64_t fill_position_of(const Pool& pool) { return pool.fill_position(); }
+
+// Kokkos::fill_random with the pool takes the library's overload: element L (row-major, here
+// of a LayoutLeft View) is the documented fill-stream word(s), successive fills continue at
+// the next block, init restarts, and the same seed gives the same values.
+void PhiloxPool_FillRandomDrawsTheFillStream() {
+  const std::uint64_t seed = 0x0123456789abcdefull;
+  Pool pool(seed, 16);
+  const Pool copy = pool;  // copies share the fill position
+  EXPECT_EQ(fill_position_of(pool), 0u);
+  Kokkos::View<float**, Kokkos::LayoutLeft, TestSpace> f("f", 5, 7);
+  Kokkos::fill_random(f, pool, 0.0f, 1.0f);
+  const auto hf = kdt::to_host_row_major(f);
+  for (std::uint64_t l = 0; l < 35; ++l)
+    ASSERT_EQ(hf(l / 7, l % 7), kdt::Impl::uniform01_float(fill_stream_word(seed, l))) << l;
+  EXPECT_EQ(fill_position_of(pool), 36u);  // 35 words, to the next block
+  Kokkos::View<double*, TestSpace> d("d", 9);
+  Kokkos::fill_random(TestSpace(), d, pool, 1.0);  // the range form with an instance: [0, 1)
+  Kokkos::fence();
+  const auto hd = kdt::to_host_row_major(d);
+  for (std::uint64_t l = 0; l < 9; ++l)
+    ASSERT_EQ(hd(l), kdt::Impl::uniform01_double(fill_stream_word(seed, 36 + 2 * l),
+                                                 fill_stream_word(seed, 37 + 2 * l)))
+        << l;
+  EXPECT_EQ(fill_position_of(pool), 56u);
+  EXPECT_EQ(fill_position_of(copy), 56u);
+  // The fill stream is not a state's: state 0 still starts at its word 0.
+  Kokkos::View<std::uint32_t*, TestSpace> u("u", 3);
+  Kokkos::fill_random(u, pool, 0u, 0xFFFFFFFFu);
+  const auto hu = kdt::to_host_row_major(u);
+  for (std::uint64_t l = 0; l < 3; ++l) {
+    // urand(start, end) = (range * word) >> 32 + start, range = end - start
+    const std::uint64_t word = fill_stream_word(seed, 56 + l);
+    ASSERT_EQ(hu(l), static_cast<std::uint32_t>((0xFFFFFFFFull * word) >> 32)) << l;
+  }
+  pool.init(seed, 16);
+  EXPECT_EQ(fill_position_of(pool), 0u);
+  Kokkos::View<float**, Kokkos::LayoutLeft, TestSpace> again("again", 5, 7);
+  Kokkos::fill_random(again, pool, 0.0f, 1.0f);
+  const auto ha = kdt::to_host_row_major(again);
+  for (std::uint64_t l = 0; l < 35; ++l) ASSERT_EQ(ha(l / 7, l % 7), hf(l / 7, l % 7)) << l;
+}
+
+TEST(PhiloxPool, FillRandomDrawsTheFillStream) { PhiloxPool_FillRandomDrawsTheFillStream(); }
 
 // 2-D Views too (fill_random's rank-2 functor).
 TEST(PhiloxPool, FillRandomRank2) {

@@ -297,6 +297,36 @@ TEST(RandomStream, ConsecutiveDrawsTakeConsecutiveWords) {
   RandomStream_ConsecutiveDrawsTakeConsecutiveWords();
 }
 
+// uniform4 is four uniform<float>() calls: from a block's start (one Philox block) and from
+// inside one (elements of 22 words start at lane 0 or 2 of a block; a single draw between
+// the two uniform4 shifts the second by one more word).
+void RandomStream_Uniform4IsFourUniforms() {
+  kdt::Generator gen(11);
+  const std::uint64_t count = 64;
+  const auto stream = kdt::reserve(gen, count, 22);
+  Kokkos::View<float**, TestSpace> floats("floats", count, 9);
+  Kokkos::parallel_for(
+      "Test_RandomStream::uniform4", Kokkos::RangePolicy<TestSpace>(0, count),
+      KOKKOS_LAMBDA(int L) {
+        auto e = stream.element(L);
+        const auto a = e.uniform4();
+        const float b = e.uniform<float>();
+        const auto c = e.uniform4();
+        for (int k = 0; k < 4; ++k) {
+          floats(L, k) = a[k];
+          floats(L, 5 + k) = c[k];
+        }
+        floats(L, 4) = b;
+      });
+  const auto hf = kdt::to_host_row_major(floats);
+  for (std::uint64_t L = 0; L < count; ++L)
+    for (int k = 0; k < 9; ++k)
+      ASSERT_EQ(hf(L, k), kdt::Impl::uniform01_float(kdt::Impl::stream_word(11, 22 * L + k)))
+          << L << " " << k;
+}
+
+TEST(RandomStream, Uniform4IsFourUniforms) { RandomStream_Uniform4IsFourUniforms(); }
+
 // Advancing: reserve moves the offset as the op on `count` elements at w words would.
 TEST(RandomStream, ReserveAdvancesLikeAnOp) {
   kdt::Generator gen(3);

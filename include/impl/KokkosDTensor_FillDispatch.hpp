@@ -103,6 +103,7 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
   }
   if constexpr (Functor::is_host_style) {
     functor.use_avx2_fma = host_simd && host_has_avx2_fma();
+    functor.use_avx512 = host_simd && host_has_avx512();
   } else {
     functor.interior_items = static_cast<Index>(interior_items);
     functor.counter_high = counter_high;

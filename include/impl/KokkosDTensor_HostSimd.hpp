@@ -1,5 +1,6 @@
-// Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks and
-// of the transforms that dominate host fills (uniform, normal f32/f64, random bits), written
+// Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks (and
+// an AVX-512F version over 16, for CPUs that have it) and of the transforms that dominate
+// host fills (uniform, normal f32/f64, random bits), written
 // with intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
 // "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
 // compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
@@ -38,13 +39,38 @@
 #include <immintrin.h>
 #endif
 
+#include <cstdlib>
+#include <cstring>
+
 namespace KokkosDTensor {
 namespace Impl {
+
+// The environment variable KOKKOSDTENSOR_HOST_ISA caps the instruction set of the host
+// fills: "avx2" (no AVX-512), "portable" (no AVX2 either); unset or anything else: the best
+// the CPU has. Every level gives the same bits; the cap is for measuring and testing them.
+inline int host_isa_cap() {  // 0 portable, 1 avx2, 2 avx512
+  const char* cap = std::getenv("KOKKOSDTENSOR_HOST_ISA");
+  if (cap && std::strcmp(cap, "portable") == 0) return 0;
+  if (cap && std::strcmp(cap, "avx2") == 0) return 1;
+  return 2;
+}
 
 // Whether the host fill loop may use its AVX2+FMA version (decided once per process).
 inline bool host_has_avx2_fma() {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool has =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && host_isa_cap() >= 1;
+  return has;
+#else
+  return false;
+#endif
+}
+
+// Whether it may also run Philox through AVX-512F, 16 blocks at a time.
+inline bool host_has_avx512() {
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  static const bool has =
+      host_has_avx2_fma() && __builtin_cpu_supports("avx512f") && host_isa_cap() >= 2;
   return has;
 #else
   return false;
@@ -147,6 +173,70 @@ KOKKOSDTENSOR_IMPL_AVX2 void store_stream_order(const __m256i (&v)[4], void* dst
   to_stream_order(v, s);
   for (int k = 0; k < 4; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst) + k, s[k]);
 }
+
+// ---- Philox4x32-10, 16 blocks in the 16 lanes of AVX-512F registers -----------------------
+
+#define KOKKOSDTENSOR_IMPL_AVX512 __attribute__((target("avx512f,avx2,fma"), always_inline)) inline
+
+KOKKOSDTENSOR_IMPL_AVX512 void mul_hi_lo(__m512i a, __m512i m, __m512i& hi, __m512i& lo) {
+  const __m512i even = _mm512_mul_epu32(a, m);
+  const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
+  hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
+  lo = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+}
+
+// NB groups of 16 blocks (group g: blocks first_block + 16 g + l, l = 0..15) as 2 NB Words8:
+// out[2 g] blocks 0..7 of group g, out[2 g + 1] blocks 8..15 (the layout philox8 gives, so
+// the AVX2 transforms take them as they are). Two groups: two dependency chains, as philox8.
+template <int NB>
+KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                        Words8 (&out)[2 * NB]) {
+  __m512i c0[NB], c1[NB], c2[NB], c3[NB];
+  for (int g = 0; g < NB; ++g) {
+    const std::uint64_t first = first_block + 16 * static_cast<std::uint64_t>(g);
+    const std::uint32_t lo = static_cast<std::uint32_t>(first);
+    if (lo <= 0xFFFFFFF0u) {  // no carry into the high counter word within the group
+      c0[g] =
+          _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(lo)),
+                           _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+      c1[g] = _mm512_set1_epi32(static_cast<int>(first >> 32));
+    } else {
+      alignas(64) std::uint32_t l0[16], l1[16];
+      for (int l = 0; l < 16; ++l) {
+        l0[l] = static_cast<std::uint32_t>(first + l);
+        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
+      }
+      c0[g] = _mm512_load_si512(l0);
+      c1[g] = _mm512_load_si512(l1);
+    }
+    c2[g] = _mm512_setzero_si512();
+    c3[g] = _mm512_setzero_si512();
+  }
+  const __m512i m0 = _mm512_set1_epi32(static_cast<int>(philox_m0));
+  const __m512i m1 = _mm512_set1_epi32(static_cast<int>(philox_m1));
+  for (int round = 0; round < 10; ++round) {
+    const __m512i k0 = _mm512_set1_epi32(static_cast<int>(key.k0[round]));
+    const __m512i k1 = _mm512_set1_epi32(static_cast<int>(key.k1[round]));
+    for (int g = 0; g < NB; ++g) {
+      __m512i hi0, lo0, hi1, lo1;
+      mul_hi_lo(c0[g], m0, hi0, lo0);
+      mul_hi_lo(c2[g], m1, hi1, lo1);
+      c0[g] = _mm512_xor_si512(_mm512_xor_si512(hi1, c1[g]), k0);
+      c1[g] = lo1;
+      c2[g] = _mm512_xor_si512(_mm512_xor_si512(hi0, c3[g]), k1);
+      c3[g] = lo0;
+    }
+  }
+  for (int g = 0; g < NB; ++g) {
+    const __m512i c[4] = {c0[g], c1[g], c2[g], c3[g]};
+    for (int j = 0; j < 4; ++j) {
+      out[2 * g].word[j] = _mm512_castsi512_si256(c[j]);
+      out[2 * g + 1].word[j] = _mm512_extracti64x4_epi64(c[j], 1);
+    }
+  }
+}
+
+#undef KOKKOSDTENSOR_IMPL_AVX512
 
 // ---- float helpers: each mirrors one scalar function step for step ------------------------
 
@@ -353,6 +443,22 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
                               w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
 }
 
+// uniform01_double for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes: (x >> 11) * 2^-53.
+// The 53-bit integer x >> 11 converted exactly as its top bit * 2^52 plus its low 52 bits by
+// the 2^52 trick (a sum below 2^53: exact); the scaling by 2^-53 is exact too.
+KOKKOSDTENSOR_IMPL_AVX2 __m256d uniform01_double(__m256i x) {
+  const __m256i v = _mm256_srli_epi64(x, 11);
+  const __m256d low52 =
+      _mm256_sub_pd(_mm256_castsi256_pd(
+                        _mm256_or_si256(_mm256_and_si256(v, _mm256_set1_epi64x(0xfffffffffffffll)),
+                                        _mm256_set1_epi64x(0x4330000000000000ll))),
+                    _mm256_set1_pd(0x1p52));
+  const __m256d top = _mm256_castsi256_pd(
+      _mm256_slli_epi64(_mm256_srli_epi64(v, 52), 62));  // bit 52 set: 2.0 (bits 0x40...)
+  return _mm256_mul_pd(_mm256_add_pd(low52, _mm256_mul_pd(top, _mm256_set1_pd(0x1p51))),
+                       _mm256_set1_pd(0x1p-53));
+}
+
 // normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
 // Mirrors the scalar host code step by step: m = (x << 1) | 1; double(m) as
 // double(m >> 32) * 2^32 + double(m & (2^32 - 1)) (each half converted exactly by the 2^52
@@ -469,9 +575,56 @@ struct HostAvx2Transform<Normal<float>> {
   }
 };
 
-// Normal f64: element e of block l is x = word[2e] << 32 | word[2e + 1]; 64-bit lanes made
-// by interleaving (blocks 0,1,4,5 and 2,3,6,7), results put back in stream order
-// (dst[2l + e]).
+namespace host_avx2 {
+// An f64 transform of 8 blocks (2 elements each): element e of block l is f applied to
+// x = word[2e] << 32 | word[2e + 1]; 64-bit lanes made by interleaving (blocks 0,1,4,5 and
+// 2,3,6,7), results put back in stream order (dst[2l + e]).
+template <class F>
+KOKKOSDTENSOR_IMPL_AVX2 void transform_f64(const Words8& w, double* dst, const F& f) {
+  __m256d r[2][2];  // [element][blocks 0,1,4,5 | 2,3,6,7]
+  for (int e = 0; e < 2; ++e) {
+    const __m256i hi = w.word[2 * e], lo = w.word[2 * e + 1];
+    r[e][0] = f(_mm256_unpacklo_epi32(lo, hi));
+    r[e][1] = f(_mm256_unpackhi_epi32(lo, hi));
+  }
+  for (int h = 0; h < 2; ++h) {
+    const __m256d even = _mm256_unpacklo_pd(r[0][h], r[1][h]);  // blocks 0|4 (h=0), 2|6 (h=1)
+    const __m256d odd = _mm256_unpackhi_pd(r[0][h], r[1][h]);   // blocks 1|5, 3|7
+    _mm256_storeu_pd(dst + 4 * h, _mm256_permute2f128_pd(even, odd, 0x20));
+    _mm256_storeu_pd(dst + 8 + 4 * h, _mm256_permute2f128_pd(even, odd, 0x31));
+  }
+}
+}  // namespace host_avx2
+
+template <>
+struct HostAvx2Transform<StandardUniform<double>> {
+  static constexpr bool available = true;
+  template <class D>
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const D&, const host_avx2::Words8& w, double* dst) {
+    host_avx2::transform_f64(
+        w, dst, [](__m256i x) __attribute__((target("avx2,fma"), always_inline)) {
+          return host_avx2::uniform01_double(x);
+        });
+  }
+};
+
+// uniform_from_to in double: vminpd(value, below_to) is `value < below_to ? value : below_to`.
+template <>
+struct HostAvx2Transform<Uniform<double>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX2 void apply(const Uniform<double>& d, const host_avx2::Words8& w,
+                                            double* dst) {
+    const __m256d range = _mm256_set1_pd(d.range), from = _mm256_set1_pd(d.from);
+    const __m256d below_to = _mm256_set1_pd(d.below_to);
+    host_avx2::transform_f64(
+        w, dst, [&](__m256i x) __attribute__((target("avx2,fma"), always_inline)) {
+          return _mm256_min_pd(_mm256_fmadd_pd(host_avx2::uniform01_double(x), range, from),
+                               below_to);
+        });
+  }
+};
+
+// Normal f64: fma(std, z, mean) of each element (host_avx2::transform_f64).
 template <>
 struct HostAvx2Transform<Normal<double>> {
   static constexpr bool available = true;
@@ -479,20 +632,10 @@ struct HostAvx2Transform<Normal<double>> {
                                             double* dst) {
     const __m256d stddev = _mm256_set1_pd(d.stddev), mean = _mm256_set1_pd(d.mean);
     const double* table = NormalTableF64::data;
-    __m256d r[2][2];  // [element][blocks 0,1,4,5 | 2,3,6,7]
-    for (int e = 0; e < 2; ++e) {
-      const __m256i hi = w.word[2 * e], lo = w.word[2 * e + 1];
-      r[e][0] = _mm256_fmadd_pd(
-          stddev, host_avx2::normal_from_words(_mm256_unpacklo_epi32(lo, hi), table), mean);
-      r[e][1] = _mm256_fmadd_pd(
-          stddev, host_avx2::normal_from_words(_mm256_unpackhi_epi32(lo, hi), table), mean);
-    }
-    for (int h = 0; h < 2; ++h) {
-      const __m256d even = _mm256_unpacklo_pd(r[0][h], r[1][h]);  // blocks 0|4 (h=0), 2|6 (h=1)
-      const __m256d odd = _mm256_unpackhi_pd(r[0][h], r[1][h]);   // blocks 1|5, 3|7
-      _mm256_storeu_pd(dst + 4 * h, _mm256_permute2f128_pd(even, odd, 0x20));
-      _mm256_storeu_pd(dst + 8 + 4 * h, _mm256_permute2f128_pd(even, odd, 0x31));
-    }
+    host_avx2::transform_f64(
+        w, dst, [&](__m256i x) __attribute__((target("avx2,fma"), always_inline)) {
+          return _mm256_fmadd_pd(stddev, host_avx2::normal_from_words(x, table), mean);
+        });
   }
 };
 

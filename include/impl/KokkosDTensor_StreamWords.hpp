@@ -72,21 +72,44 @@ struct WordCursor {
   PhiloxBlock block;
 
   KOKKOS_INLINE_FUNCTION std::uint32_t take() {
-    KOKKOSDTENSOR_IMPL_STREAM_CHECK(next < end,
-                                    "KokkosDTensor: a stream draw takes more words than were "
-                                    "reserved for the element (words_per_element)");
-    const std::uint64_t block_index = next >> 2;
-    if (block_index != cached_block) {
-      block = philox4x32_10(static_cast<std::uint32_t>(block_index),
-                            static_cast<std::uint32_t>(block_index >> 32), c2, c3, key);
-      cached_block = block_index;
-    }
+    check_words_left(1);
+    cache_block(next >> 2);
     // Lane by selects, not block.word[lane]: a run-time index into the array puts the
     // cursor in local memory on GPUs.
     const std::uint32_t lane = static_cast<std::uint32_t>(next++) & 3u;
     const std::uint32_t low = lane & 1u ? block.word[1] : block.word[0];
     const std::uint32_t high = lane & 1u ? block.word[3] : block.word[2];
     return lane & 2u ? high : low;
+  }
+
+  // The next 4 words: one block, when `next` is at a block's start (an element of a multiple
+  // of 4 words always is, offsets being multiples of 4), else 4 take()s. One cache check per
+  // 4 words: in an unrolled loop of take()s the compiler cannot tell which take starts a new
+  // block, and keeps a Philox call behind every one.
+  KOKKOS_INLINE_FUNCTION void take4(std::uint32_t (&w)[4]) {
+    if ((next & 3u) != 0) {
+      for (int k = 0; k < 4; ++k) w[k] = take();
+      return;
+    }
+    check_words_left(4);
+    cache_block(next >> 2);
+    next += 4;
+    for (int k = 0; k < 4; ++k) w[k] = block.word[k];
+  }
+
+  KOKKOS_INLINE_FUNCTION void check_words_left(std::uint64_t count) const {
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(end - next >= count,
+                                    "KokkosDTensor: a stream draw takes more words than were "
+                                    "reserved for the element (words_per_element)");
+    (void)count;
+  }
+
+  KOKKOS_INLINE_FUNCTION void cache_block(std::uint64_t block_index) {
+    if (block_index != cached_block) {
+      block = philox4x32_10(static_cast<std::uint32_t>(block_index),
+                            static_cast<std::uint32_t>(block_index >> 32), c2, c3, key);
+      cached_block = block_index;
+    }
   }
 };
 
