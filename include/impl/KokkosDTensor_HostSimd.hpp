@@ -1,7 +1,7 @@
 // Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks (and
 // an AVX-512F version over 16, for CPUs that have it) and of the transforms that dominate
-// host fills (uniform, normal f32/f64, random bits), written
-// with intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
+// host fills (uniform and normal f32/f64, random bits, bernoulli, dropout), written with
+// intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
 // "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
 // compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
 // default flags on any x86-64 CPU.
