@@ -443,32 +443,10 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
                               w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
 }
 
-// uniform01_double for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes: (x >> 11) * 2^-53.
-// The 53-bit integer x >> 11 converted exactly as its top bit * 2^52 plus its low 52 bits by
-// the 2^52 trick (a sum below 2^53: exact); the scaling by 2^-53 is exact too.
-KOKKOSDTENSOR_IMPL_AVX2 __m256d uniform01_double(__m256i x) {
-  const __m256i v = _mm256_srli_epi64(x, 11);
-  const __m256d low52 =
-      _mm256_sub_pd(_mm256_castsi256_pd(
-                        _mm256_or_si256(_mm256_and_si256(v, _mm256_set1_epi64x(0xfffffffffffffll)),
-                                        _mm256_set1_epi64x(0x4330000000000000ll))),
-                    _mm256_set1_pd(0x1p52));
-  const __m256d top = _mm256_castsi256_pd(
-      _mm256_slli_epi64(_mm256_srli_epi64(v, 52), 62));  // bit 52 set: 2.0 (bits 0x40...)
-  return _mm256_mul_pd(_mm256_add_pd(low52, _mm256_mul_pd(top, _mm256_set1_pd(0x1p51))),
-                       _mm256_set1_pd(0x1p-53));
-}
-
-// normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
-// Mirrors the scalar host code step by step: m = (x << 1) | 1; double(m) as
-// double(m >> 32) * 2^32 + double(m & (2^32 - 1)) (each half converted exactly by the 2^52
-// trick); the entry index from double(m)'s bits (q = double(m) 2^-65 shifts the exponent
-// only); u = (1 + low50 2^-50) - 3/2, exact, the same value as the scalar
-// double(int64(low50) - 2^49) 2^-50; coefficients by 4 unaligned 32-byte loads per lane
-// and 4x4 transposes (c0 .. c11), c12 by scalar loads; Horner with fma from c12 down; the
-// last segment's factor 1/2 - u by a blend; the sign bit of x XORed in.
-KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table) {
-  const __m256i m = _mm256_or_si256(_mm256_slli_epi64(x, 1), _mm256_set1_epi64x(1));
+// double(m) for the 4 unsigned 64-bit lanes of m: double(m >> 32) * 2^32 + double(m &
+// (2^32 - 1)), each half converted exactly by the 2^52 trick, the product exact, the sum
+// rounded once (so the correctly rounded double(m); exact below 2^53).
+KOKKOSDTENSOR_IMPL_AVX2 __m256d u64_to_double(__m256i m) {
   const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000ll);
   const __m256d hi =
       _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(m, 32), two52)),
@@ -477,8 +455,25 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table
       _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
                         _mm256_and_si256(m, _mm256_set1_epi64x(0xffffffffll)), two52)),
                     _mm256_set1_pd(0x1p52));
-  const __m256i dm =
-      _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(0x1p32)), lo));
+  return _mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(0x1p32)), lo);
+}
+
+// uniform01_double for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes: (x >> 11) * 2^-53,
+// the 53-bit integer converted exactly and the scaling exact.
+KOKKOSDTENSOR_IMPL_AVX2 __m256d uniform01_double(__m256i x) {
+  return _mm256_mul_pd(u64_to_double(_mm256_srli_epi64(x, 11)), _mm256_set1_pd(0x1p-53));
+}
+
+// normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
+// Mirrors the scalar host code step by step: m = (x << 1) | 1; double(m) by u64_to_double
+// (the scalar code's same two halves); the entry index from double(m)'s bits (q = double(m) 2^-65
+// shifts the exponent only); u = (1 + low50 2^-50) - 3/2, exact, the same value as the scalar
+// double(int64(low50) - 2^49) 2^-50; coefficients by 4 unaligned 32-byte loads per lane
+// and 4x4 transposes (c0 .. c11), c12 by scalar loads; Horner with fma from c12 down; the
+// last segment's factor 1/2 - u by a blend; the sign bit of x XORed in.
+KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table) {
+  const __m256i m = _mm256_or_si256(_mm256_slli_epi64(x, 1), _mm256_set1_epi64x(1));
+  const __m256i dm = _mm256_castpd_si256(u64_to_double(m));
   const __m256i idx = _mm256_sub_epi64(_mm256_srli_epi64(dm, 50), _mm256_set1_epi64x(1023 * 4));
   const __m256d u = _mm256_sub_pd(
       _mm256_castsi256_pd(_mm256_or_si256(
