@@ -134,6 +134,35 @@ TEST(NormalV2, SignSymmetry) {
   EXPECT_EQ(double_to_bits(normal_from_words(0xffffffffu, 0xffffffffu)), 0x8000000000000000ull);
 }
 
+// The copy of the double table that the GPU team kernel keeps in shared memory
+// (copy_normal_table_f64, split over 1, 3 or 256 threads) gives normal_from_words' bits, over
+// every segment edge of the double table and a pseudo-random sample.
+TEST(NormalV2, SharedTableCopyGivesTheSameBits) {
+  std::vector<std::uint64_t> xs = {0ull, ~0ull, 0x7fffffffffffffffull};
+  for (std::uint32_t e = 0; e < 64; ++e)
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const unsigned __int128 edge = (static_cast<unsigned __int128>(1) << e) * (4 + k) / 4;
+      for (int d = -2; d <= 2; ++d) {
+        const unsigned __int128 m = edge + d;
+        if (m >= 1 && m < (static_cast<unsigned __int128>(1) << 64))
+          xs.push_back(static_cast<std::uint64_t>(m / 2));
+      }
+    }
+  for (std::uint64_t i = 0; i < 100000; ++i)
+    xs.push_back(static_cast<std::uint64_t>(stream_word(11, i)) << 32 | stream_word(12, i));
+  for (int threads : {1, 3, 256}) {
+    std::vector<double> copy(normal_table_f64_doubles, -1.0);
+    for (int t = 0; t < threads; ++t) copy_normal_table_f64(copy.data(), t, threads);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const std::uint64_t x = xs[i] ^ (i % 2 ? 0x8000000000000000ull : 0ull);
+      const auto w0 = static_cast<std::uint32_t>(x >> 32), w1 = static_cast<std::uint32_t>(x);
+      ASSERT_EQ(double_to_bits(normal_from_words(w0, w1, copy.data())),
+                double_to_bits(normal_from_words(w0, w1)))
+          << "x " << x << ", " << threads << " threads";
+    }
+  }
+}
+
 TEST(NormalV2, Tail) {
   // q = 2^-33: words 0 and 0x80000000; -Phi^-1(2^-33) = 6.3379577545...
   const float z = normal_from_word(0u);

@@ -148,8 +148,9 @@ template <class T>
 struct Normal : ElementwiseDistribution<Normal<T>, T> {
   static_assert(std::is_floating_point<T>::value, "normal needs float or double");
   T mean, stddev;
+  KOKKOS_INLINE_FUNCTION T from_standard(T z) const { return portable_fma(stddev, z, mean); }
   KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
-    return portable_fma(stddev, standard_normal(w0, w1, T()), mean);
+    return from_standard(standard_normal(w0, w1, T()));
   }
 };
 
@@ -158,8 +159,30 @@ template <class T>
 struct LogNormal : ElementwiseDistribution<LogNormal<T>, T> {
   static_assert(std::is_floating_point<T>::value, "log_normal needs float or double");
   T mean, stddev;
+  KOKKOS_INLINE_FUNCTION T from_standard(T z) const {
+    return portable_exp(portable_fma(stddev, z, mean));
+  }
   KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, T) const {
-    return portable_exp(portable_fma(stddev, standard_normal(w0, w1, T()), mean));
+    return from_standard(standard_normal(w0, w1, T()));
+  }
+};
+
+// The double distributions made from the standard normal (normal_, log_normal_), and the
+// same distribution reading the double table from a copy at `table` (the device kernel with
+// the table in team scratch): the same coefficients and operations, the same bits.
+template <class Dist>
+struct uses_shared_normal_table : std::false_type {};
+template <>
+struct uses_shared_normal_table<Normal<double>> : std::true_type {};
+template <>
+struct uses_shared_normal_table<LogNormal<double>> : std::true_type {};
+
+template <class Dist>
+struct OnSharedNormalTable : ElementwiseDistribution<OnSharedNormalTable<Dist>, double> {
+  Dist dist;
+  const double* table;
+  KOKKOS_INLINE_FUNCTION double element(std::uint32_t w0, std::uint32_t w1, double) const {
+    return dist.from_standard(normal_from_words(w0, w1, table));
   }
 };
 

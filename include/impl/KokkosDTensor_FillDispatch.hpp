@@ -17,6 +17,7 @@
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
+#include <impl/KokkosDTensor_FillRowsSharedTable.hpp>
 #include <impl/KokkosDTensor_StridedData.hpp>
 #include <type_traits>
 
@@ -77,8 +78,10 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
-// Sets up and launches a rows functor (device or host style).
-template <class Functor, class Index, class ExecSpace, class T, class Dist>
+// Sets up and launches a rows functor (device or host style); SharedTable: the device style
+// in the team kernel with the double normal table in team scratch.
+template <class Functor, class Index, bool SharedTable = false, class ExecSpace, class T,
+          class Dist>
 void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
                  const RNGState& state, int row_rank, std::uint64_t origin_linear,
                  const std::uint64_t* global_stride, std::uint64_t row_length, std::uint64_t rows,
@@ -110,6 +113,10 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
   }
   (void)host_simd;
   (void)counter_high;
+  if constexpr (SharedTable) {
+    launch_rows_shared_table(space, functor, static_cast<Index>(rows * units_per_row));
+    return;
+  }
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
   Kokkos::parallel_for("KokkosDTensor::fill_random",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
@@ -201,7 +208,11 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
     const auto device_style = [&](auto fast_tag) {
       constexpr bool fast = decltype(fast_tag)::value;
       constexpr bool vector = fast && !on_host;
-      launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast>, Index>(
+      // The double normals' table in team scratch on device spaces (and on the tests'
+      // rows_device path, to check it on the host).
+      constexpr bool shared_table =
+          uses_shared_normal_table<Dist>::value && (!on_host || Path == FillPath::rows_device);
+      launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast>, Index, shared_table>(
           space, view, dist, state, row_rank, origin_linear, global_stride, row_length, rows,
           blocks_per_row, units_per_row, interior_items, static_cast<std::uint32_t>(counter_high),
           host_simd);

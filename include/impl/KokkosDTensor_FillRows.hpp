@@ -199,19 +199,31 @@ struct FillRowsGeometry {
 
   // Block `block` (a stream block index relative to first_block) of a row starting at
   // `row` (memory) and `row_start` (L): bounds-checked, any alignment.
+  // `with` is dist or an equivalent object (OnSharedNormalTable).
   KOKKOS_FORCEINLINE_FUNCTION void fill_block(T* row, std::uint64_t row_start,
                                               std::uint64_t block) const {
+    fill_block(row, row_start, block, dist);
+  }
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void fill_block(T* row, std::uint64_t row_start, std::uint64_t block,
+                                              const With& with) const {
     constexpr int E = elements_per_block;
     const std::int64_t first = static_cast<std::int64_t>(block * E - row_start);
     const std::int64_t length = static_cast<std::int64_t>(row_length);
     if (first >= length || first + E <= 0) return;
-    fill_block_words(row, row_start, block, stream_block(key, first_block + block));
+    fill_block_words(row, row_start, block, stream_block(key, first_block + block), with);
   }
 
   // The same with the block's words already drawn.
   KOKKOS_FORCEINLINE_FUNCTION void fill_block_words(T* row, std::uint64_t row_start,
                                                     std::uint64_t block,
                                                     const PhiloxBlock& words) const {
+    fill_block_words(row, row_start, block, words, dist);
+  }
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void fill_block_words(T* row, std::uint64_t row_start,
+                                                    std::uint64_t block, const PhiloxBlock& words,
+                                                    const With& with) const {
     constexpr int E = elements_per_block;
     const std::int64_t first = static_cast<std::int64_t>(block * E - row_start);
     const std::int64_t length = static_cast<std::int64_t>(row_length);
@@ -220,7 +232,7 @@ struct FillRowsGeometry {
     if (first >= 0 && first + E <= length) {
       const bool aligned = block_aligned<T, E>(row + first);
       if (Dist::reads_input) load_block<T, E>(row + first, values, aligned);
-      dist(words, values);
+      with(words, values);
       store_block<T, E>(row + first, values, aligned);
     } else {
       if (Dist::reads_input) {
@@ -229,7 +241,7 @@ struct FillRowsGeometry {
           if (j >= 0 && j < length) values[e] = row[j];
         }
       }
-      dist(words, values);
+      with(words, values);
       for (int e = 0; e < E; ++e) {
         const std::int64_t j = first + e;
         if (j >= 0 && j < length) row[j] = values[e];

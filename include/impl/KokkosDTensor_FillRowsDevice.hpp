@@ -42,7 +42,11 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
   Index interior_items = 0;
   std::uint32_t counter_high = 0;  // used when SharedHigh
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const Index item) const { run(item, this->dist); }
+
+  // Work item `item` with `with`: dist or an equivalent object (OnSharedNormalTable).
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void run(const Index item, const With& with) const {
     constexpr int E = Dist::elements_per_block;
     T* row_data;
     std::uint64_t row_start;
@@ -64,7 +68,7 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
           edge == 0 ? row_start % E != 0 : row_end % E != 0 && end_whole >= first_whole;
       if (wanted)
         this->fill_block(row_data, row_start,
-                         first_whole - 1 + edge * (end_whole + 1 - first_whole));
+                         first_whole - 1 + edge * (end_whole + 1 - first_whole), with);
       return;
     }
     const Index whole = end_whole > first_whole ? static_cast<Index>(end_whole - first_whole) : 0;
@@ -95,7 +99,7 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
         T* const dst = base + static_cast<std::size_t>(b) * E;
         T values[E] = {};
         if (Dist::reads_input) load_block<T, E>(dst, values, VectorStores);
-        this->dist(words[j], values);
+        with(words[j], values);
         store_block<T, E>(dst, values, VectorStores);
       }
     }

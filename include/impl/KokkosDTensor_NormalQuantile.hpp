@@ -30,6 +30,7 @@
 #include <impl/KokkosDTensor_NormalTable.hpp>
 #include <impl/KokkosDTensor_PortableMath.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace KokkosDTensor {
@@ -88,11 +89,15 @@ KOKKOS_INLINE_FUNCTION const double* normal_table_f64() {
 
 // ---- float ------------------------------------------------------------------------------
 
-// q = float(m) 2^-33 for the 31 magnitude bits of w (exact but for the one rounding of the
-// int -> float conversion, which the stream contract names).
+// float(m), m = 2 (w & 0x7FFFFFFF) + 1 = (w << 1) | 1 for the 31 magnitude bits of w: the one
+// rounding that the stream contract names (int -> float, to nearest). q = float(m) 2^-33 has
+// its mantissa, so the transform reads the entry and u from float(m)'s bits directly.
+KOKKOS_INLINE_FUNCTION float normal_m_from_word(std::uint32_t w) {
+  return static_cast<float>((w << 1) | 1u);
+}
+// q = float(m) 2^-33 (exact but for float(m)'s rounding).
 KOKKOS_INLINE_FUNCTION float normal_q_from_word(std::uint32_t w) {
-  const std::uint32_t m = ((w & 0x7fffffffu) << 1) | 1u;
-  return portable_mul(static_cast<float>(m), 0x1p-33f);
+  return portable_mul(normal_m_from_word(w), 0x1p-33f);
 }
 
 // |z| ~ -Phi^-1(q) for q = float(m) 2^-33 (q in [2^-33, 1/2], as normal_q_from_word makes it).
@@ -125,32 +130,43 @@ KOKKOS_FORCEINLINE_FUNCTION double normal_read_coef(const double* c) {
   return *c;
 }
 
-template <bool ReadOnly>
-KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q_impl(float q, const float* table) {
-  const std::uint32_t b = float_to_bits(q);
-  // Biased exponent (94..126) and the top 4 mantissa bits: entry 0 .. 512.
-  const std::uint32_t idx =
-      (b >> 19) - (static_cast<std::uint32_t>(127 + NormalTableF32::e_min) << 4);
-  // u = (low 19 mantissa bits) 2^-19 - 1/2, exact.
-  const float u =
-      portable_mul(static_cast<float>(static_cast<std::int32_t>(b & 0x7ffffu) - 0x40000), 0x1p-19f);
-  float c0, c1, c2, c3;
-  normal_read_entry<ReadOnly>(table + NormalTableF32::coefs * idx, c0, c1, c2, c3);
-  return portable_fma(portable_fma(portable_fma(c3, u, c2), u, c1), u, c0);
-}
-KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q(float q, const float* table) {
-  return normal_magnitude_from_q_impl<false>(q, table);
-}
-KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q(float q) {
-  return normal_magnitude_from_q_impl<true>(q, normal_table_f32());
+// The table entry of q and u from the bits b of q 2^Scale (Scale = 0: q; 33: float(m)): the
+// entry is q's biased exponent (94 .. 126) less 94, times 16, plus its top 4 mantissa bits
+// (0 .. 512); u = (low 19 mantissa bits) 2^-19 - 1/2, formed exactly as
+// (1 + low19 2^-19) - 3/2 (bit operations and one exact subtraction, no conversion).
+template <int Scale>
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t normal_entry(std::uint32_t b, float& u) {
+  u = portable_sub(bits_to_float(0x3f800000u | ((b & 0x7ffffu) << 4)), 1.5f);
+  return (b >> 19) - (static_cast<std::uint32_t>(127 + NormalTableF32::e_min + Scale) << 4);
 }
 
-// |z| for the magnitude bits of w (bit 31 ignored).
+// The segment's cubic c0 + u (c1 + u (c2 + u c3)), Horner with fma.
+KOKKOS_FORCEINLINE_FUNCTION float normal_cubic(float c0, float c1, float c2, float c3, float u) {
+  return portable_fma(portable_fma(portable_fma(c3, u, c2), u, c1), u, c0);
+}
+
+// |z| from the bits b of q 2^Scale.
+template <bool ReadOnly, int Scale>
+KOKKOS_FORCEINLINE_FUNCTION float normal_magnitude_impl(std::uint32_t b, const float* table) {
+  float u;
+  const std::uint32_t idx = normal_entry<Scale>(b, u);
+  float c0, c1, c2, c3;
+  normal_read_entry<ReadOnly>(table + NormalTableF32::coefs * idx, c0, c1, c2, c3);
+  return normal_cubic(c0, c1, c2, c3, u);
+}
+KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q(float q, const float* table) {
+  return normal_magnitude_impl<false, 0>(float_to_bits(q), table);
+}
+KOKKOS_INLINE_FUNCTION float normal_magnitude_from_q(float q) {
+  return normal_magnitude_impl<true, 0>(float_to_bits(q), normal_table_f32());
+}
+
+// |z| for the magnitude bits of w (bit 31 ignored): the same as from q = normal_q_from_word(w).
 KOKKOS_INLINE_FUNCTION float normal_magnitude_from_word(std::uint32_t w, const float* table) {
-  return normal_magnitude_from_q(normal_q_from_word(w), table);
+  return normal_magnitude_impl<false, 33>(float_to_bits(normal_m_from_word(w)), table);
 }
 KOKKOS_INLINE_FUNCTION float normal_magnitude_from_word(std::uint32_t w) {
-  return normal_magnitude_from_q(normal_q_from_word(w));
+  return normal_magnitude_impl<true, 33>(float_to_bits(normal_m_from_word(w)), normal_table_f32());
 }
 
 // The signed standard normal of one word: bit 31 set -> negative (q = 1/2 gives +-0).
@@ -163,34 +179,41 @@ KOKKOS_INLINE_FUNCTION float normal_from_word(std::uint32_t w) {
 
 // ---- double -----------------------------------------------------------------------------
 
-// q = double(m) 2^-65 for the 63 magnitude bits of x = w0 << 32 | w1.
-KOKKOS_INLINE_FUNCTION double normal_q_from_words(std::uint32_t w0, std::uint32_t w1) {
+// double(m), m = 2 (x & (2^63 - 1)) + 1 = (x << 1) | 1 for the 63 magnitude bits of
+// x = w0 << 32 | w1 (one rounding, to nearest); q = double(m) 2^-65 has its mantissa.
+KOKKOS_INLINE_FUNCTION double normal_m_from_words(std::uint32_t w0, std::uint32_t w1) {
   const std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
-  const std::uint64_t m = ((x & 0x7fffffffffffffffull) << 1) | 1u;
+  const std::uint64_t m = (x << 1) | 1u;
 #if defined(__CUDA_ARCH__) || (defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__)
-  const double dm = static_cast<double>(m);  // one instruction (cvt.rn.f64.u64)
+  return static_cast<double>(m);  // one instruction (cvt.rn.f64.u64)
 #else
   // The same correctly rounded double(m) without x86-64's branch on bit 63 of an unsigned
   // conversion (mispredicted half the time: 3x slower fills): both halves convert exactly
   // (signed conversions), hi 2^32 is exact, and the one rounding of the sum is that of m.
-  const double dm =
-      portable_add(portable_mul(static_cast<double>(static_cast<std::int64_t>(m >> 32)), 0x1p32),
-                   static_cast<double>(static_cast<std::int64_t>(m & 0xffffffffu)));
+  return portable_add(portable_mul(static_cast<double>(static_cast<std::int64_t>(m >> 32)), 0x1p32),
+                      static_cast<double>(static_cast<std::int64_t>(m & 0xffffffffu)));
 #endif
-  return portable_mul(dm, 0x1p-65);
+}
+// q = double(m) 2^-65.
+KOKKOS_INLINE_FUNCTION double normal_q_from_words(std::uint32_t w0, std::uint32_t w1) {
+  return portable_mul(normal_m_from_words(w0, w1), 0x1p-65);
 }
 
-// |z| ~ -Phi^-1(q) for q = double(m) 2^-65 (q in [2^-65, 1/2]).
-template <bool ReadOnly>
-KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q_impl(double q, const double* table) {
-  const std::uint64_t b = double_to_bits(q);
-  // Biased exponent (958..1022) and the top 2 mantissa bits: entry 0 .. 256.
-  const std::uint32_t idx = static_cast<std::uint32_t>(b >> 50) -
-                            (static_cast<std::uint32_t>(1023 + NormalTableF64::e_min) << 2);
-  // u = (low 50 mantissa bits) 2^-50 - 1/2, exact.
-  const double u = portable_mul(
-      static_cast<double>(static_cast<std::int64_t>(b & 0x3ffffffffffffull) - 0x2000000000000ll),
-      0x1p-50);
+// The entry and u from the bits b of q 2^Scale (Scale = 0: q; 65: double(m)): the entry is
+// q's biased exponent (958 .. 1022) less 958, times 4, plus its top 2 mantissa bits
+// (0 .. 256); u = (low 50 mantissa bits) 2^-50 - 1/2 = (1 + low50 2^-50) - 3/2, exact.
+template <int Scale>
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t normal_entry(std::uint64_t b, double& u) {
+  u = portable_sub(bits_to_double(0x3ff0000000000000ull | ((b & 0x3ffffffffffffull) << 2)), 1.5);
+  return static_cast<std::uint32_t>(b >> 50) -
+         (static_cast<std::uint32_t>(1023 + NormalTableF64::e_min + Scale) << 2);
+}
+
+// |z| ~ -Phi^-1(q) from the bits b of q 2^Scale (q in [2^-65, 1/2]).
+template <bool ReadOnly, int Scale>
+KOKKOS_FORCEINLINE_FUNCTION double normal_magnitude_impl(std::uint64_t b, const double* table) {
+  double u;
+  const std::uint32_t idx = normal_entry<Scale>(b, u);
   const double* c = table + NormalTableF64::coefs * idx;
   double p = normal_read_coef<ReadOnly>(c + 12);
   for (int i = 11; i >= 0; --i) p = portable_fma(p, u, normal_read_coef<ReadOnly>(c + i));
@@ -200,18 +223,19 @@ KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q_impl(double q, const doubl
   return portable_mul(p, d);
 }
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q(double q, const double* table) {
-  return normal_magnitude_from_q_impl<false>(q, table);
+  return normal_magnitude_impl<false, 0>(double_to_bits(q), table);
 }
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_q(double q) {
-  return normal_magnitude_from_q_impl<true>(q, normal_table_f64());
+  return normal_magnitude_impl<true, 0>(double_to_bits(q), normal_table_f64());
 }
 
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std::uint32_t w1,
                                                           const double* table) {
-  return normal_magnitude_from_q(normal_q_from_words(w0, w1), table);
+  return normal_magnitude_impl<false, 65>(double_to_bits(normal_m_from_words(w0, w1)), table);
 }
 KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std::uint32_t w1) {
-  return normal_magnitude_from_q(normal_q_from_words(w0, w1));
+  return normal_magnitude_impl<true, 65>(double_to_bits(normal_m_from_words(w0, w1)),
+                                         normal_table_f64());
 }
 
 // The signed standard normal of two words: bit 31 of w0 (bit 63 of x) set -> negative.
@@ -223,6 +247,14 @@ KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t 
 KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t w1) {
   return bits_to_double(double_to_bits(normal_magnitude_from_words(w0, w1)) ^
                         (static_cast<std::uint64_t>(w0 & 0x80000000u) << 32));
+}
+
+// The double table's size, and a copy of it made by `threads` threads (thread `thread`
+// writes its share at dst), for a kernel that keeps it in GPU shared memory.
+constexpr int normal_table_f64_doubles = NormalTableF64::entries * NormalTableF64::coefs;
+KOKKOS_INLINE_FUNCTION void copy_normal_table_f64(double* dst, int thread, int threads) {
+  const double* src = normal_table_f64();
+  for (int i = thread; i < normal_table_f64_doubles; i += threads) dst[i] = src[i];
 }
 
 }  // namespace Impl
