@@ -163,6 +163,35 @@ TEST(NormalV2, SharedTableCopyGivesTheSameBits) {
   }
 }
 
+// The float table's shared-memory layout (NormalTableF32Shared: the hot entries eight times
+// interleaved, then the whole table), filled by 1, 3 or 1024 threads, gives normal_from_word's
+// bits for every lane, over every segment edge and a pseudo-random sample of words.
+TEST(NormalV2, SharedFloatLayoutGivesTheSameBits) {
+  using L = NormalTableF32Shared;
+  std::vector<std::uint32_t> words = {0u, 0x7fffffffu, 0x80000000u, 0xffffffffu};
+  for (std::uint32_t e = 0; e < 32; ++e)
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      const std::uint64_t edge = (1ull << e) + (static_cast<std::uint64_t>(k) << e) / 16;
+      for (int d = -2; d <= 2; ++d) {
+        const std::int64_t m = static_cast<std::int64_t>(edge) + d;
+        if (m >= 1 && m < (1ll << 32)) words.push_back(static_cast<std::uint32_t>(m / 2));
+      }
+    }
+  for (std::uint64_t i = 0; i < 100000; ++i) words.push_back(stream_word(13, i));
+  for (int threads : {1, 3, 1024}) {
+    std::vector<float> layout(L::floats, -1.0f);
+    for (int t = 0; t < threads; ++t) L::fill(layout.data(), t, threads);
+    for (int i = 0; i < L::floats; ++i) ASSERT_NE(layout[i], -1.0f) << i;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::uint32_t w = words[i] ^ (i % 2 ? 0x80000000u : 0u);
+      for (int lane = 0; lane < L::copies; ++lane)
+        ASSERT_EQ(float_to_bits(L::normal(w, layout.data(), lane)),
+                  float_to_bits(normal_from_word(w)))
+            << "word " << w << " lane " << lane << ", " << threads << " threads";
+    }
+  }
+}
+
 TEST(NormalV2, Tail) {
   // q = 2^-33: words 0 and 0x80000000; -Phi^-1(2^-33) = 6.3379577545...
   const float z = normal_from_word(0u);

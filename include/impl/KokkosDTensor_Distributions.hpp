@@ -167,22 +167,52 @@ struct LogNormal : ElementwiseDistribution<LogNormal<T>, T> {
   }
 };
 
-// The double distributions made from the standard normal (normal_, log_normal_), and the
-// same distribution reading the double table from a copy at `table` (the device kernel with
-// the table in team scratch): the same coefficients and operations, the same bits.
+// The distributions made from the standard normal (normal_, log_normal_), and the same
+// distribution reading its table from team scratch (the device kernel of
+// KokkosDTensor_FillRowsSharedTable.hpp): a plain copy of the double table, the
+// NormalTableF32Shared layout of the float one, read as lane `lane`. The same coefficients
+// and operations, the same bits.
 template <class Dist>
 struct uses_shared_normal_table : std::false_type {};
 template <>
 struct uses_shared_normal_table<Normal<double>> : std::true_type {};
 template <>
 struct uses_shared_normal_table<LogNormal<double>> : std::true_type {};
+template <>
+struct uses_shared_normal_table<Normal<float>> : std::true_type {};
+template <>
+struct uses_shared_normal_table<LogNormal<float>> : std::true_type {};
 
-template <class Dist>
+// Team sizes and waves of resident teams: the fastest of 128-1024 threads and 1-4 waves on
+// the H200 (docs/performance.md).
+template <class Dist, class T = typename Dist::value_type>
 struct OnSharedNormalTable : ElementwiseDistribution<OnSharedNormalTable<Dist>, double> {
+  static constexpr std::size_t table_bytes = sizeof(double) * normal_table_f64_doubles;
+  static constexpr int team_size = 256, waves = 1;
   Dist dist;
   const double* table;
+  KOKKOS_INLINE_FUNCTION static void fill(double* dst, int thread, int threads) {
+    copy_normal_table_f64(dst, thread, threads);
+  }
+  KOKKOS_INLINE_FUNCTION void set_lane(int) {}
   KOKKOS_INLINE_FUNCTION double element(std::uint32_t w0, std::uint32_t w1, double) const {
     return dist.from_standard(normal_from_words(w0, w1, table));
+  }
+};
+template <class Dist>
+struct OnSharedNormalTable<Dist, float>
+    : ElementwiseDistribution<OnSharedNormalTable<Dist, float>, float> {
+  static constexpr std::size_t table_bytes = sizeof(float) * NormalTableF32Shared::floats;
+  static constexpr int team_size = 1024, waves = 2;
+  Dist dist;
+  const float* table;
+  int lane = 0;
+  KOKKOS_INLINE_FUNCTION static void fill(float* dst, int thread, int threads) {
+    NormalTableF32Shared::fill(dst, thread, threads);
+  }
+  KOKKOS_INLINE_FUNCTION void set_lane(int l) { lane = l & 7; }
+  KOKKOS_INLINE_FUNCTION float element(std::uint32_t w0, std::uint32_t, float) const {
+    return dist.from_standard(NormalTableF32Shared::normal(w0, table, lane));
   }
 };
 

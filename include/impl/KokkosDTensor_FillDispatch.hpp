@@ -79,7 +79,7 @@ constexpr bool runs_on_host() {
 }
 
 // Sets up and launches a rows functor (device or host style); SharedTable: the device style
-// in the team kernel with the double normal table in team scratch.
+// in the team kernel with the normal table in team scratch.
 template <class Functor, class Index, bool SharedTable = false, class ExecSpace, class T,
           class Dist>
 void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
@@ -208,8 +208,8 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
     const auto device_style = [&](auto fast_tag) {
       constexpr bool fast = decltype(fast_tag)::value;
       constexpr bool vector = fast && !on_host;
-      // The double normals' table in team scratch on device spaces (and on the tests'
-      // rows_device path, to check it on the host).
+      // The normals' table in team scratch on device spaces (and on the tests' rows_device
+      // path, to check it on the host).
       constexpr bool shared_table =
           uses_shared_normal_table<Dist>::value && (!on_host || Path == FillPath::rows_device);
       launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast>, Index, shared_table>(

@@ -1,11 +1,11 @@
 #ifndef KOKKOSDTENSOR_IMPL_FILLROWSSHAREDTABLE_HPP
 #define KOKKOSDTENSOR_IMPL_FILLROWSSHAREDTABLE_HPP
 
-// The device-style rows kernel of the double normal_ and log_normal_ with the quantile table
-// (26.7 KB) in team scratch: on a GPU, shared memory instead of the 13 scattered 8-byte loads
-// per element through L1 of the RangePolicy kernel, 1.23x faster on the H200
-// (docs/performance.md). One team per resident block; each thread then runs the work items
-// of FillRowsFunctor (the same items, the same bits) in a grid-stride loop.
+// The device-style rows kernel of normal_ and log_normal_ with the quantile table in team
+// scratch: on a GPU, shared memory instead of scattered loads through L1 (13 of 8 bytes per
+// double element, one of 16 bytes per float one), which bound the RangePolicy kernel
+// (docs/performance.md). Teams fill the table, then each thread runs the work items of
+// FillRowsFunctor (the same items, the same bits) in a grid-stride loop.
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -20,18 +20,22 @@ namespace Impl {
 template <class ExecSpace, class Rows, class Index>
 struct FillRowsSharedTableFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  static constexpr std::size_t table_bytes = sizeof(double) * normal_table_f64_doubles;
+  using Dist = decltype(Rows::dist);
+  using With = OnSharedNormalTable<Dist>;
+  using T = typename Dist::value_type;
+  static constexpr std::size_t table_bytes = With::table_bytes;
   Rows rows;
   Index items = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    auto* table = static_cast<double*>(
+    auto* table = static_cast<T*>(
         member.team_scratch(0).get_shmem_aligned(static_cast<std::ptrdiff_t>(table_bytes), 16));
-    copy_normal_table_f64(table, member.team_rank(), member.team_size());
+    With::fill(table, member.team_rank(), member.team_size());
     member.team_barrier();
-    OnSharedNormalTable<decltype(rows.dist)> with;
+    With with;
     with.dist = rows.dist;
     with.table = table;
+    with.set_lane(member.team_rank());
     const Index threads = static_cast<Index>(member.league_size()) * member.team_size();
     for (Index item =
              static_cast<Index>(member.league_rank()) * member.team_size() + member.team_rank();
@@ -40,7 +44,7 @@ struct FillRowsSharedTableFunctor {
   }
 };
 
-// Launches `rows` (a FillRowsFunctor of a double normal distribution) over `items` work items.
+// Launches `rows` (a FillRowsFunctor of a normal distribution) over `items` work items.
 template <class ExecSpace, class Rows, class Index>
 void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index items) {
   using Functor = FillRowsSharedTableFunctor<ExecSpace, Rows, Index>;
@@ -50,13 +54,16 @@ void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index it
   const auto scratch = Kokkos::PerTeam(Functor::table_bytes + 16);
   // Host spaces (only the tests' rows_device path comes here): one thread per team.
   int team = 1;
+  std::uint64_t waves = 1;
   if constexpr (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
     Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
     probe.set_scratch_size(0, scratch);
-    team = std::min(256, probe.team_size_max(functor, Kokkos::ParallelForTag()));
+    team = std::min(static_cast<int>(Functor::With::team_size),
+                    probe.team_size_max(functor, Kokkos::ParallelForTag()));
+    waves = Functor::With::waves;
   }
-  // One wave of resident teams, fewer when the work is small.
-  const std::uint64_t resident = std::max<std::uint64_t>(1, space.concurrency() / team);
+  // `waves` waves of resident teams, fewer when the work is small.
+  const std::uint64_t resident = std::max<std::uint64_t>(1, space.concurrency() / team) * waves;
   const std::uint64_t needed = (static_cast<std::uint64_t>(items) + team - 1) / team;
   const int league = static_cast<int>(std::max<std::uint64_t>(1, std::min(resident, needed)));
   Kokkos::TeamPolicy<ExecSpace> policy(space, league, team);

@@ -177,6 +177,45 @@ KOKKOS_INLINE_FUNCTION float normal_from_word(std::uint32_t w) {
   return bits_to_float(float_to_bits(normal_magnitude_from_word(w)) ^ (w & 0x80000000u));
 }
 
+// The float table laid out for GPU shared memory: the entries of the top 6 octaves of q
+// (and q = 1/2), where all but 2^-6 of the words fall, 8 times, interleaved so that copy c
+// of entry i is the 16 bytes at 128 i + 16 c; then the whole table once. A 16-byte shared
+// load serves 8 lanes a cycle, and lane l reading copy l & 7 of a hot entry shares no bank
+// with the 7 others.
+struct NormalTableF32Shared {
+  static constexpr int copies = 8;
+  static constexpr std::uint32_t hot_entries = 6 * 16 + 1;
+  static constexpr std::uint32_t hot_first = NormalTableF32::entries - hot_entries;
+  static constexpr int cold_offset = hot_entries * copies * NormalTableF32::coefs;  // floats
+  static constexpr int floats = cold_offset + NormalTableF32::entries * NormalTableF32::coefs;
+
+  KOKKOS_INLINE_FUNCTION static void fill(float* dst, int thread, int threads) {
+    constexpr int coefs = NormalTableF32::coefs;
+    const float* src = normal_table_f32();
+    for (int i = thread; i < floats; i += threads) {
+      const int entry = i < cold_offset ? static_cast<int>(hot_first) + i / (coefs * copies)
+                                        : (i - cold_offset) / coefs;
+      dst[i] = src[entry * coefs + i % coefs];
+    }
+  }
+
+  // normal_from_word(w) read from the layout at `table` by lane `lane` (0 .. 7).
+  KOKKOS_FORCEINLINE_FUNCTION static float normal(std::uint32_t w, const float* table, int lane) {
+    float u;
+    const std::uint32_t idx = normal_entry<33>(float_to_bits(normal_m_from_word(w)), u);
+    const std::uint32_t at =
+        idx >= hot_first ? (idx - hot_first) * 32u + 4u * lane : cold_offset + 4u * idx;
+    const float* c = table + at;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    const float4 v = *reinterpret_cast<const float4*>(c);
+    const float z = normal_cubic(v.x, v.y, v.z, v.w, u);
+#else
+    const float z = normal_cubic(c[0], c[1], c[2], c[3], u);
+#endif
+    return bits_to_float(float_to_bits(z) ^ (w & 0x80000000u));
+  }
+};
+
 // ---- double -----------------------------------------------------------------------------
 
 // double(m), m = 2 (x & (2^63 - 1)) + 1 = (x << 1) | 1 for the 63 magnitude bits of
