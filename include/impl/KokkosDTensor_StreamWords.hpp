@@ -83,18 +83,21 @@ struct WordCursor {
   }
 
   // The next 4 words: one block, when `next` is at a block's start (an element of a multiple
-  // of 4 words always is, offsets being multiples of 4), else 4 take()s. One cache check per
-  // 4 words: in an unrolled loop of take()s the compiler cannot tell which take starts a new
-  // block, and keeps a Philox call behind every one.
+  // of 4 words always is, offsets being multiples of 4), else 4 take()s. At a block's start
+  // the cache holds an earlier block or none, and later take()s need later blocks, so the
+  // block goes straight to `w` without the cache (in a kernel of uniform4() calls the cache
+  // then has no code at all).
   KOKKOS_INLINE_FUNCTION void take4(std::uint32_t (&w)[4]) {
     if ((next & 3u) != 0) {
       for (int k = 0; k < 4; ++k) w[k] = take();
       return;
     }
     check_words_left(4);
-    cache_block(next >> 2);
+    const std::uint64_t index = next >> 2;
+    const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(index),
+                                        static_cast<std::uint32_t>(index >> 32), c2, c3, key);
     next += 4;
-    for (int k = 0; k < 4; ++k) w[k] = block.word[k];
+    for (int k = 0; k < 4; ++k) w[k] = b.word[k];
   }
 
   KOKKOS_INLINE_FUNCTION void check_words_left(std::uint64_t count) const {
