@@ -24,7 +24,8 @@
 // The tables: host code reads `static constexpr` arrays; CUDA/HIP device code reads a
 // `__device__` copy made from the same initializer (one copy per translation unit; see the
 // table accessors below). Callers that prefer their own copy (a View, shared memory) use the
-// overloads that take the table pointer.
+// overloads that take the table pointer; the device fills keep one in shared memory
+// (NormalTableF32Shared, copy_normal_table_f64, KokkosDTensor_FillRowsSharedTable.hpp).
 
 #include <Kokkos_Macros.hpp>
 #include <impl/KokkosDTensor_NormalTable.hpp>
@@ -63,7 +64,6 @@ static_assert(NormalTableF64::entries == 64 * 4 + 1, "double table: 64 octaves x
 // needed). Global memory rather than __constant__: the lanes of a warp read different
 // entries, which __constant__ memory would serialise. On CUDA the default-table functions
 // read them through the read-only data cache (__ldg; the float entry as one 16-byte load).
-// Syntax-checked with nvcc 13.0 (tools/check_normal_nvcc.sh); not yet run on a GPU.
 static __device__ const float
     normal_table_f32_device[NormalTableF32::entries * NormalTableF32::coefs]
     __attribute__((aligned(16))) = {KOKKOSDTENSOR_IMPL_NORMAL_F32_TABLE_DATA};
