@@ -362,15 +362,14 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
         [&] { Kokkos::Random_XorShift64_Pool<Space> p(20261130); });
     // What any pool with per-state device memory pays: the allocation (and its release) of
     // the Philox pool's counters, bare and zeroed.
-    add("pool_init_floor_alloc_concurrency", 8, "", concurrency, [&] {
-      Kokkos::View<std::uint64_t*, Space> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "a"),
-                                            2 * static_cast<std::size_t>(concurrency));
-    });
-    add("pool_init_floor_alloc_zero_concurrency", 8, "", concurrency, [&] {
-      Kokkos::View<std::uint64_t*, Space> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "a"),
-                                            2 * static_cast<std::size_t>(concurrency));
-      Kokkos::deep_copy(v, std::uint64_t(0));
-    });
+    const auto counters = [&] {
+      return Kokkos::View<std::uint64_t*, Space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "a"),
+          2 * static_cast<std::size_t>(concurrency));
+    };
+    add("pool_init_floor_alloc_concurrency", 8, "", concurrency, [&] { counters(); });
+    add("pool_init_floor_alloc_zero_concurrency", 8, "", concurrency,
+        [&] { Kokkos::deep_copy(counters(), std::uint64_t(0)); });
     const int states = static_cast<int>(std::min<std::int64_t>(n, 1 << 30));
     add("pool_init_philox_n", 8, "", states,
         [&] { kdt::Random_Philox_Pool<Space> p(20261130, states); });

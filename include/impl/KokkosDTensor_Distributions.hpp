@@ -174,14 +174,10 @@ struct LogNormal : ElementwiseDistribution<LogNormal<T>, T> {
 // and operations, the same bits.
 template <class Dist>
 struct uses_shared_normal_table : std::false_type {};
-template <>
-struct uses_shared_normal_table<Normal<double>> : std::true_type {};
-template <>
-struct uses_shared_normal_table<LogNormal<double>> : std::true_type {};
-template <>
-struct uses_shared_normal_table<Normal<float>> : std::true_type {};
-template <>
-struct uses_shared_normal_table<LogNormal<float>> : std::true_type {};
+template <class T>
+struct uses_shared_normal_table<Normal<T>> : std::true_type {};
+template <class T>
+struct uses_shared_normal_table<LogNormal<T>> : std::true_type {};
 
 // Team sizes and waves of resident teams: the fastest of 128-1024 threads and 1-4 waves on
 // the H200 (docs/performance.md).

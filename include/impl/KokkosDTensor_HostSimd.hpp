@@ -467,8 +467,8 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256d uniform01_double(__m256i x) {
 // normal_from_words for 4 elements, x = w0 << 32 | w1 in the 64-bit lanes, as double bits.
 // Mirrors the scalar host code step by step: m = (x << 1) | 1; double(m) by u64_to_double
 // (the scalar code's same two halves); the entry index from double(m)'s bits (q = double(m) 2^-65
-// shifts the exponent only); u = (1 + low50 2^-50) - 3/2, exact, the same value as the scalar
-// double(int64(low50) - 2^49) 2^-50; coefficients by 4 unaligned 32-byte loads per lane
+// shifts the exponent only); u = (1 + low50 2^-50) - 3/2, exact, as the scalar normal_entry;
+// coefficients by 4 unaligned 32-byte loads per lane
 // and 4x4 transposes (c0 .. c11), c12 by scalar loads; Horner with fma from c12 down; the
 // last segment's factor 1/2 - u by a blend; the sign bit of x XORed in.
 KOKKOSDTENSOR_IMPL_AVX2 __m256d normal_from_words(__m256i x, const double* table) {

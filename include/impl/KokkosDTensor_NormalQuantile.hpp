@@ -169,12 +169,17 @@ KOKKOS_INLINE_FUNCTION float normal_magnitude_from_word(std::uint32_t w) {
   return normal_magnitude_impl<true, 33>(float_to_bits(normal_m_from_word(w)), normal_table_f32());
 }
 
-// The signed standard normal of one word: bit 31 set -> negative (q = 1/2 gives +-0).
+// The magnitude z with the sign of word w: bit 31 set -> negative (q = 1/2 gives +-0).
+KOKKOS_FORCEINLINE_FUNCTION float with_sign_of_word(float z, std::uint32_t w) {
+  return bits_to_float(float_to_bits(z) ^ (w & 0x80000000u));
+}
+
+// The signed standard normal of one word.
 KOKKOS_INLINE_FUNCTION float normal_from_word(std::uint32_t w, const float* table) {
-  return bits_to_float(float_to_bits(normal_magnitude_from_word(w, table)) ^ (w & 0x80000000u));
+  return with_sign_of_word(normal_magnitude_from_word(w, table), w);
 }
 KOKKOS_INLINE_FUNCTION float normal_from_word(std::uint32_t w) {
-  return bits_to_float(float_to_bits(normal_magnitude_from_word(w)) ^ (w & 0x80000000u));
+  return with_sign_of_word(normal_magnitude_from_word(w), w);
 }
 
 // The float table laid out for GPU shared memory: the entries of the top 6 octaves of q
@@ -212,7 +217,7 @@ struct NormalTableF32Shared {
 #else
     const float z = normal_cubic(c[0], c[1], c[2], c[3], u);
 #endif
-    return bits_to_float(float_to_bits(z) ^ (w & 0x80000000u));
+    return with_sign_of_word(z, w);
   }
 };
 
@@ -277,15 +282,19 @@ KOKKOS_INLINE_FUNCTION double normal_magnitude_from_words(std::uint32_t w0, std:
                                          normal_table_f64());
 }
 
-// The signed standard normal of two words: bit 31 of w0 (bit 63 of x) set -> negative.
+// The magnitude z with the sign of x = w0 << 32 | w1: bit 31 of w0 (bit 63 of x) set ->
+// negative.
+KOKKOS_FORCEINLINE_FUNCTION double with_sign_of_word(double z, std::uint32_t w0) {
+  return bits_to_double(double_to_bits(z) ^ (static_cast<std::uint64_t>(w0 & 0x80000000u) << 32));
+}
+
+// The signed standard normal of two words.
 KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t w1,
                                                 const double* table) {
-  return bits_to_double(double_to_bits(normal_magnitude_from_words(w0, w1, table)) ^
-                        (static_cast<std::uint64_t>(w0 & 0x80000000u) << 32));
+  return with_sign_of_word(normal_magnitude_from_words(w0, w1, table), w0);
 }
 KOKKOS_INLINE_FUNCTION double normal_from_words(std::uint32_t w0, std::uint32_t w1) {
-  return bits_to_double(double_to_bits(normal_magnitude_from_words(w0, w1)) ^
-                        (static_cast<std::uint64_t>(w0 & 0x80000000u) << 32));
+  return with_sign_of_word(normal_magnitude_from_words(w0, w1), w0);
 }
 
 // The double table's size, and a copy of it made by `threads` threads (thread `thread`

@@ -93,9 +93,7 @@ struct WordCursor {
       return;
     }
     check_words_left(4);
-    const std::uint64_t index = next >> 2;
-    const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(index),
-                                        static_cast<std::uint32_t>(index >> 32), c2, c3, key);
+    const PhiloxBlock b = block_at(next >> 2);
     next += 4;
     for (int k = 0; k < 4; ++k) w[k] = b.word[k];
   }
@@ -107,10 +105,15 @@ struct WordCursor {
     (void)count;
   }
 
+  // Block `block_index` of this cursor's stream.
+  KOKKOS_INLINE_FUNCTION PhiloxBlock block_at(std::uint64_t block_index) const {
+    return philox4x32_10(static_cast<std::uint32_t>(block_index),
+                         static_cast<std::uint32_t>(block_index >> 32), c2, c3, key);
+  }
+
   KOKKOS_INLINE_FUNCTION void cache_block(std::uint64_t block_index) {
     if (block_index != cached_block) {
-      block = philox4x32_10(static_cast<std::uint32_t>(block_index),
-                            static_cast<std::uint32_t>(block_index >> 32), c2, c3, key);
+      block = block_at(block_index);
       cached_block = block_index;
     }
   }
