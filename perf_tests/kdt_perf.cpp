@@ -39,6 +39,16 @@
 #include <sys/stat.h>
 #include <vector>
 
+// The non-temporal fill ceiling below: x86-64 GCC/Clang builds with host backends only.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) &&                            \
+    !defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOS_ENABLE_HIP) && !defined(KOKKOS_ENABLE_SYCL) && \
+    !defined(KOKKOS_ENABLE_OPENMPTARGET)
+#define KDT_PERF_STREAMING_FILL 1
+#include <immintrin.h>
+#else
+#define KDT_PERF_STREAMING_FILL 0
+#endif
+
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 #if defined(KDT_PERF_HAVE_CURAND)
@@ -155,6 +165,25 @@ __global__ void curand_kernel_uniform(unsigned long long seed, long long n, int 
 }
 #endif
 
+// A fill by non-temporal stores (vmovntps) on host spaces, x86-64 GCC/Clang: the ceiling of
+// fills whose stores do not read each cache line first, as deep_copy's fill and the
+// library's host fills do (docs/performance.md, "Host: non-temporal stores").
+#if KDT_PERF_STREAMING_FILL
+struct StreamingFill {
+  float* data;
+  std::int64_t n;
+  static constexpr std::int64_t chunk = 2048;  // floats per work item
+  __attribute__((target("avx"))) void operator()(std::int64_t item) const {
+    std::int64_t i = item * chunk;
+    const std::int64_t end = std::min(i + chunk, n);
+    for (; i < end && reinterpret_cast<std::uintptr_t>(data + i) % 32 != 0; ++i) data[i] = 1.5f;
+    for (; i + 8 <= end; i += 8) _mm256_stream_ps(data + i, _mm256_set1_ps(1.5f));
+    for (; i < end; ++i) data[i] = 1.5f;
+    _mm_sfence();
+  }
+};
+#endif
+
 // ---- the benchmark at one size ------------------------------------------------------------
 
 void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) {
@@ -163,8 +192,9 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   const auto add = [&](const std::string& name, int bytes_per_element, const std::string& ceiling,
                        std::int64_t elements, const std::function<void()>& op) {
     // Ceilings and the local-View reference always run: other records are divided by them.
-    if (!wanted(opt, name) && !(name == "fill_ceiling" || name == "copy_ceiling" ||
-                                name == "cuda_memset" || name == "uniform_f32_local_2d"))
+    if (!wanted(opt, name) &&
+        !(name == "fill_ceiling" || name == "copy_ceiling" || name == "cuda_memset" ||
+          name == "streaming_fill_ceiling" || name == "uniform_f32_local_2d"))
       return;
     Record r;
     r.name = name;
@@ -184,6 +214,16 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   // Ceilings first.
   add("fill_ceiling", 4, "", n, [&] { Kokkos::deep_copy(f32, 1.5f); });
   add("copy_ceiling", 8, "", n, [&] { Kokkos::deep_copy(f32, f32b); });
+#if KDT_PERF_STREAMING_FILL
+  {
+    add("streaming_fill_ceiling", 4, "", n, [&] {
+      Kokkos::parallel_for("kdt_perf::streaming_fill",
+                           Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(
+                               0, (n + StreamingFill::chunk - 1) / StreamingFill::chunk),
+                           StreamingFill{f32.data(), n});
+    });
+  }
+#endif
 #if defined(KOKKOS_ENABLE_CUDA)
   if (!device_is_host) {
     add("cuda_memset", 4, "", n, [&] {
