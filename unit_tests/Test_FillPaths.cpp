@@ -405,6 +405,39 @@ TEST(FillPaths, Avx512PhiloxMatchesTheScalarPhilox) {
   if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F (or capped)";
   check_philox16();
 }
+
+// The 16-lane transforms (HostAvx512Transform) write what the 8-lane ones write for the same
+// 32 blocks, byte for byte, and philox16's two output layouts hold the same words.
+template <class T, class Dist>
+__attribute__((target("avx512f,avx2,fma"))) void check_avx512_transform(const Dist& dist,
+                                                                        const char* name) {
+  namespace v = kdt::Impl::host_avx2;
+  constexpr int n = 32 * Dist::elements_per_block;
+  for (std::uint64_t first : {0ull, 40ull, (1ull << 32) - 20, ~0ull - 100}) {
+    const auto key = kdt::Impl::philox_key_schedule(first + 11);
+    v::Words16 w16[2];
+    v::Words8 w8[4];
+    v::philox16<2>(key, first, w16);
+    v::philox16<2>(key, first, w8);
+    T wide[n], narrow[n];
+    for (int g = 0; g < 2; ++g)
+      kdt::Impl::HostAvx512Transform<Dist>::apply(dist, w16[g], wide + n / 2 * g);
+    for (int g = 0; g < 4; ++g)
+      kdt::Impl::HostAvx2Transform<Dist>::apply(dist, w8[g], narrow + n / 4 * g);
+    EXPECT_EQ(std::memcmp(wide, narrow, sizeof wide), 0) << name << " first " << first;
+  }
+}
+
+TEST(FillPaths, Avx512TransformsMatchTheAvx2Ones) {
+  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F (or capped)";
+  check_avx512_transform<float>(kdt::Impl::StandardUniform<float>{}, "uniform f32");
+  check_avx512_transform<float>(kdt::Impl::make_uniform<float>(-2, 3, "t"), "uniform f32 -2..3");
+  check_avx512_transform<std::uint32_t>(kdt::Impl::RandomBits<std::uint32_t>{}, "bits u32");
+  for (double p : {0.0, 0.3, 0.5, 1.0})
+    check_avx512_transform<float>(kdt::Impl::make_bernoulli<float>(p, "t"), "bernoulli f32");
+  check_avx512_transform<double>(kdt::Impl::StandardUniform<double>{}, "uniform f64");
+  check_avx512_transform<double>(kdt::Impl::make_uniform<double>(-2, 3, "t"), "uniform f64 -2..3");
+}
 #endif
 
 TEST(FillPaths, FastDivider) {

@@ -120,8 +120,9 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     for (; b < end; ++b) this->fill_block(row, row_start, b);
   }
 
-  // The same with groups of 32 whole blocks from philox16 (AVX-512F); the blocks before and
-  // after them (partial ones, fewer than 32 whole ones) through fill_chunk_avx2.
+  // The same with groups of 32 whole blocks from philox16 (AVX-512F), transformed in 16
+  // lanes where Dist has a HostAvx512Transform; the blocks before and after them (partial
+  // ones, fewer than 32 whole ones) through fill_chunk_avx2.
   __attribute__((target("avx512f,avx2,fma"))) void fill_chunk_avx512(T* row,
                                                                      std::uint64_t row_start,
                                                                      std::uint64_t begin,
@@ -131,9 +132,17 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     whole_range(row_start, begin, end, b, whole_last);
     fill_chunk_avx2(row, row_start, begin, b);
     for (; b + 32 <= whole_last; b += 32) {
-      host_avx2::Words8 words[4];
-      host_avx2::philox16<2>(this->key, this->first_block + b, words);
-      for (int g = 0; g < 4; ++g) fill_8_avx2(row + ((b + 8 * g) * E - row_start), words[g]);
+      if constexpr (HostAvx512Transform<Dist>::available) {
+        host_avx2::Words16 words[2];
+        host_avx2::philox16<2>(this->key, this->first_block + b, words);
+        for (int g = 0; g < 2; ++g)
+          HostAvx512Transform<Dist>::apply(this->dist, words[g],
+                                           row + ((b + 16 * g) * E - row_start));
+      } else {
+        host_avx2::Words8 words[4];
+        host_avx2::philox16<2>(this->key, this->first_block + b, words);
+        for (int g = 0; g < 4; ++g) fill_8_avx2(row + ((b + 8 * g) * E - row_start), words[g]);
+      }
     }
     fill_chunk_avx2(row, row_start, b, end);
   }

@@ -178,19 +178,28 @@ KOKKOSDTENSOR_IMPL_AVX2 void store_stream_order(const __m256i (&v)[4], void* dst
 
 #define KOKKOSDTENSOR_IMPL_AVX512 __attribute__((target("avx512f,avx2,fma"), always_inline)) inline
 
+// The halves are moved into place by masked vpshufd (one instruction each) where the AVX2
+// version shifts and blends (two).
 KOKKOSDTENSOR_IMPL_AVX512 void mul_hi_lo(__m512i a, __m512i m, __m512i& hi, __m512i& lo) {
   const __m512i even = _mm512_mul_epu32(a, m);
   const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
-  hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
-  lo = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+  // Even lanes: the high half of `even` (word 2i + 1 moved to 2i); odd lanes: that of `odd`.
+  hi = _mm512_mask_shuffle_epi32(odd, 0x5555, even, _MM_PERM_DDBB);
+  // Odd lanes: the low half of `odd` (word 2i moved to 2i + 1); even lanes: that of `even`.
+  lo = _mm512_mask_shuffle_epi32(even, 0xAAAA, odd, _MM_PERM_CCAA);
 }
 
-// NB groups of 16 blocks (group g: blocks first_block + 16 g + l, l = 0..15) as 2 NB Words8:
-// out[2 g] blocks 0..7 of group g, out[2 g + 1] blocks 8..15 (the layout philox8 gives, so
-// the AVX2 transforms take them as they are). Two groups: two dependency chains, as philox8.
+// Words of 16 consecutive blocks in the lanes of AVX-512 registers: word[j] lane l is word j
+// of block l.
+struct Words16 {
+  __m512i word[4];
+};
+
+// NB groups of 16 blocks (group g: blocks first_block + 16 g + l, l = 0..15). Two groups:
+// two dependency chains, as philox8.
 template <int NB>
 KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint64_t first_block,
-                                        Words8 (&out)[2 * NB]) {
+                                        Words16 (&out)[NB]) {
   __m512i c0[NB], c1[NB], c2[NB], c3[NB];
   for (int g = 0; g < NB; ++g) {
     const std::uint64_t first = first_block + 16 * static_cast<std::uint64_t>(g);
@@ -228,15 +237,57 @@ KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint6
     }
   }
   for (int g = 0; g < NB; ++g) {
-    const __m512i c[4] = {c0[g], c1[g], c2[g], c3[g]};
+    out[g].word[0] = c0[g];
+    out[g].word[1] = c1[g];
+    out[g].word[2] = c2[g];
+    out[g].word[3] = c3[g];
+  }
+}
+
+// The same as 2 NB Words8: out[2 g] blocks 0..7 of group g, out[2 g + 1] blocks 8..15 (the
+// layout philox8 gives, so the AVX2 transforms take them as they are).
+template <int NB>
+KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                        Words8 (&out)[2 * NB]) {
+  Words16 words[NB];
+  philox16<NB>(key, first_block, words);
+  for (int g = 0; g < NB; ++g) {
     for (int j = 0; j < 4; ++j) {
-      out[2 * g].word[j] = _mm512_castsi512_si256(c[j]);
-      out[2 * g + 1].word[j] = _mm512_extracti64x4_epi64(c[j], 1);
+      out[2 * g].word[j] = _mm512_castsi512_si256(words[g].word[j]);
+      out[2 * g + 1].word[j] = _mm512_extracti64x4_epi64(words[g].word[j], 1);
     }
   }
 }
 
-#undef KOKKOSDTENSOR_IMPL_AVX512
+// Block-lane layout of 16 blocks to stream order: out[k] = the 16 words of blocks 4k .. 4k + 3.
+KOKKOSDTENSOR_IMPL_AVX512 void to_stream_order(const __m512i (&v)[4], __m512i (&out)[4]) {
+  const __m512i t0 = _mm512_unpacklo_epi32(v[0], v[1]);  // words 0, 1 of blocks 4i, 4i + 1
+  const __m512i t1 = _mm512_unpackhi_epi32(v[0], v[1]);  // ... of blocks 4i + 2, 4i + 3
+  const __m512i t2 = _mm512_unpacklo_epi32(v[2], v[3]);  // words 2, 3 of blocks 4i, 4i + 1
+  const __m512i t3 = _mm512_unpackhi_epi32(v[2], v[3]);
+  // b[r] 128-bit lane i: block 4i + r.
+  const __m512i b0 = _mm512_unpacklo_epi64(t0, t2), b1 = _mm512_unpackhi_epi64(t0, t2);
+  const __m512i b2 = _mm512_unpacklo_epi64(t1, t3), b3 = _mm512_unpackhi_epi64(t1, t3);
+  // A 4x4 transpose of 128-bit lanes: out[k] lane r = b[r] lane k.
+  const __m512i u0 = _mm512_shuffle_i32x4(b0, b1, 0x44), u1 = _mm512_shuffle_i32x4(b0, b1, 0xEE);
+  const __m512i u2 = _mm512_shuffle_i32x4(b2, b3, 0x44), u3 = _mm512_shuffle_i32x4(b2, b3, 0xEE);
+  out[0] = _mm512_shuffle_i32x4(u0, u2, 0x88);
+  out[1] = _mm512_shuffle_i32x4(u0, u2, 0xDD);
+  out[2] = _mm512_shuffle_i32x4(u1, u3, 0x88);
+  out[3] = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+}
+
+// Four 16-lane vectors (block-lane layout) stored in stream order at dst (any alignment).
+KOKKOSDTENSOR_IMPL_AVX512 void store_stream_order(const __m512i (&v)[4], void* dst) {
+  __m512i s[4];
+  to_stream_order(v, s);
+  for (int k = 0; k < 4; ++k) _mm512_storeu_si512(static_cast<char*>(dst) + 64 * k, s[k]);
+}
+
+// uniform01_float in 16 lanes (as uniform01 below).
+KOKKOSDTENSOR_IMPL_AVX512 __m512 uniform01(__m512i w) {
+  return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(w, 8)), _mm512_set1_ps(0x1p-24f));
+}
 
 // ---- float helpers: each mirrors one scalar function step for step ------------------------
 
@@ -687,6 +738,139 @@ struct HostAvx2Transform<Dropout<float>> {
   }
 };
 
+// Dist's transform of 16 whole consecutive blocks in AVX-512F (uniform, bits, bernoulli
+// f32, uniform f64): apply(dist, words, dst) writes the 16 * elements_per_block values at
+// dst (any alignment), the same as HostAvx2Transform on the two halves.
+// available = false: the caller splits the words for HostAvx2Transform.
+template <class Dist>
+struct HostAvx512Transform {
+  static constexpr bool available = false;
+};
+
+template <>
+struct HostAvx512Transform<StandardUniform<float>> {
+  static constexpr bool available = true;
+  template <class D>
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const D&, const host_avx2::Words16& w, float* dst) {
+    __m512i v[4];
+    for (int j = 0; j < 4; ++j) v[j] = _mm512_castps_si512(host_avx2::uniform01(w.word[j]));
+    host_avx2::store_stream_order(v, dst);
+  }
+};
+
+// min(fma(u, range, from), below_to), as HostAvx2Transform<Uniform<float>>.
+template <>
+struct HostAvx512Transform<Uniform<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Uniform<float>& d, const host_avx2::Words16& w,
+                                              float* dst) {
+    const __m512 range = _mm512_set1_ps(d.range), from = _mm512_set1_ps(d.from);
+    const __m512 below_to = _mm512_set1_ps(d.below_to);
+    __m512i v[4];
+    for (int j = 0; j < 4; ++j) {
+      const __m512 u = host_avx2::uniform01(w.word[j]);
+      v[j] = _mm512_castps_si512(_mm512_min_ps(_mm512_fmadd_ps(u, range, from), below_to));
+    }
+    host_avx2::store_stream_order(v, dst);
+  }
+};
+
+template <>
+struct HostAvx512Transform<RandomBits<std::uint32_t>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const RandomBits<std::uint32_t>&,
+                                              const host_avx2::Words16& w, std::uint32_t* dst) {
+    host_avx2::store_stream_order(w.word, dst);
+  }
+};
+
+// Bernoulli f32: word < threshold ? 1 : 0 (an unsigned compare; all true at threshold 2^32).
+template <>
+struct HostAvx512Transform<Bernoulli<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Bernoulli<float>& d,
+                                              const host_avx2::Words16& w, float* dst) {
+    const bool all = d.threshold > 0xFFFFFFFFull;
+    const __m512i t = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.threshold)));
+    __m512i v[4];
+    for (int j = 0; j < 4; ++j) {
+      const __mmask16 success = all ? __mmask16(0xFFFF) : _mm512_cmplt_epu32_mask(w.word[j], t);
+      v[j] = _mm512_castps_si512(_mm512_maskz_mov_ps(success, _mm512_set1_ps(1.0f)));
+    }
+    host_avx2::store_stream_order(v, dst);
+  }
+};
+
+namespace host_avx2 {
+// u64_to_double and uniform01_double in 8 lanes (the same operations).
+KOKKOSDTENSOR_IMPL_AVX512 __m512d uniform01_double(__m512i x) {
+  const __m512i m = _mm512_srli_epi64(x, 11);
+  const __m512i two52 = _mm512_set1_epi64(0x4330000000000000ll);
+  const __m512d hi =
+      _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(_mm512_srli_epi64(m, 32), two52)),
+                    _mm512_set1_pd(0x1p52));
+  const __m512d lo =
+      _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(
+                        _mm512_and_si512(m, _mm512_set1_epi64(0xffffffffll)), two52)),
+                    _mm512_set1_pd(0x1p52));
+  return _mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(hi, _mm512_set1_pd(0x1p32)), lo),
+                       _mm512_set1_pd(0x1p-53));
+}
+
+// transform_f64 for 16 blocks: element e of block l is f(word[2e] << 32 | word[2e + 1]),
+// written to dst[2l + e].
+template <class F>
+KOKKOSDTENSOR_IMPL_AVX512 void transform_f64(const Words16& w, double* dst, const F& f) {
+  __m512d r[2][2];  // [element][128-bit lane i: blocks 4i, 4i + 1 | 4i + 2, 4i + 3]
+  for (int e = 0; e < 2; ++e) {
+    const __m512i hi = w.word[2 * e], lo = w.word[2 * e + 1];
+    r[e][0] = f(_mm512_unpacklo_epi32(lo, hi));
+    r[e][1] = f(_mm512_unpackhi_epi32(lo, hi));
+  }
+  // b[q] 128-bit lane i: the two elements of block 4i + q.
+  const __m512i b[4] = {_mm512_castpd_si512(_mm512_unpacklo_pd(r[0][0], r[1][0])),
+                        _mm512_castpd_si512(_mm512_unpackhi_pd(r[0][0], r[1][0])),
+                        _mm512_castpd_si512(_mm512_unpacklo_pd(r[0][1], r[1][1])),
+                        _mm512_castpd_si512(_mm512_unpackhi_pd(r[0][1], r[1][1]))};
+  const __m512i u0 = _mm512_shuffle_i32x4(b[0], b[1], 0x44);
+  const __m512i u1 = _mm512_shuffle_i32x4(b[0], b[1], 0xEE);
+  const __m512i u2 = _mm512_shuffle_i32x4(b[2], b[3], 0x44);
+  const __m512i u3 = _mm512_shuffle_i32x4(b[2], b[3], 0xEE);
+  _mm512_storeu_si512(dst, _mm512_shuffle_i32x4(u0, u2, 0x88));
+  _mm512_storeu_si512(dst + 8, _mm512_shuffle_i32x4(u0, u2, 0xDD));
+  _mm512_storeu_si512(dst + 16, _mm512_shuffle_i32x4(u1, u3, 0x88));
+  _mm512_storeu_si512(dst + 24, _mm512_shuffle_i32x4(u1, u3, 0xDD));
+}
+}  // namespace host_avx2
+
+template <>
+struct HostAvx512Transform<StandardUniform<double>> {
+  static constexpr bool available = true;
+  template <class D>
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const D&, const host_avx2::Words16& w, double* dst) {
+    host_avx2::transform_f64(
+        w, dst, [](__m512i x) __attribute__((target("avx512f,avx2,fma"), always_inline)) {
+          return host_avx2::uniform01_double(x);
+        });
+  }
+};
+
+template <>
+struct HostAvx512Transform<Uniform<double>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Uniform<double>& d, const host_avx2::Words16& w,
+                                              double* dst) {
+    const __m512d range = _mm512_set1_pd(d.range), from = _mm512_set1_pd(d.from);
+    const __m512d below_to = _mm512_set1_pd(d.below_to);
+    host_avx2::transform_f64(
+        w, dst, [&](__m512i x) __attribute__((target("avx512f,avx2,fma"), always_inline)) {
+          return _mm512_min_pd(_mm512_fmadd_pd(host_avx2::uniform01_double(x), range, from),
+                               below_to);
+        });
+  }
+};
+
+#undef KOKKOSDTENSOR_IMPL_AVX512
 #undef KOKKOSDTENSOR_IMPL_AVX2
 
 #endif  // KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
