@@ -259,6 +259,18 @@ KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint6
   }
 }
 
+// A 4x4 transpose of 128-bit lanes: out[k] lane r = b[r] lane k.
+KOKKOSDTENSOR_IMPL_AVX512 void transpose_lanes(const __m512i (&b)[4], __m512i (&out)[4]) {
+  const __m512i u0 = _mm512_shuffle_i32x4(b[0], b[1], 0x44);
+  const __m512i u1 = _mm512_shuffle_i32x4(b[0], b[1], 0xEE);
+  const __m512i u2 = _mm512_shuffle_i32x4(b[2], b[3], 0x44);
+  const __m512i u3 = _mm512_shuffle_i32x4(b[2], b[3], 0xEE);
+  out[0] = _mm512_shuffle_i32x4(u0, u2, 0x88);
+  out[1] = _mm512_shuffle_i32x4(u0, u2, 0xDD);
+  out[2] = _mm512_shuffle_i32x4(u1, u3, 0x88);
+  out[3] = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+}
+
 // Block-lane layout of 16 blocks to stream order: out[k] = the 16 words of blocks 4k .. 4k + 3.
 KOKKOSDTENSOR_IMPL_AVX512 void to_stream_order(const __m512i (&v)[4], __m512i (&out)[4]) {
   const __m512i t0 = _mm512_unpacklo_epi32(v[0], v[1]);  // words 0, 1 of blocks 4i, 4i + 1
@@ -266,15 +278,9 @@ KOKKOSDTENSOR_IMPL_AVX512 void to_stream_order(const __m512i (&v)[4], __m512i (&
   const __m512i t2 = _mm512_unpacklo_epi32(v[2], v[3]);  // words 2, 3 of blocks 4i, 4i + 1
   const __m512i t3 = _mm512_unpackhi_epi32(v[2], v[3]);
   // b[r] 128-bit lane i: block 4i + r.
-  const __m512i b0 = _mm512_unpacklo_epi64(t0, t2), b1 = _mm512_unpackhi_epi64(t0, t2);
-  const __m512i b2 = _mm512_unpacklo_epi64(t1, t3), b3 = _mm512_unpackhi_epi64(t1, t3);
-  // A 4x4 transpose of 128-bit lanes: out[k] lane r = b[r] lane k.
-  const __m512i u0 = _mm512_shuffle_i32x4(b0, b1, 0x44), u1 = _mm512_shuffle_i32x4(b0, b1, 0xEE);
-  const __m512i u2 = _mm512_shuffle_i32x4(b2, b3, 0x44), u3 = _mm512_shuffle_i32x4(b2, b3, 0xEE);
-  out[0] = _mm512_shuffle_i32x4(u0, u2, 0x88);
-  out[1] = _mm512_shuffle_i32x4(u0, u2, 0xDD);
-  out[2] = _mm512_shuffle_i32x4(u1, u3, 0x88);
-  out[3] = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+  const __m512i b[4] = {_mm512_unpacklo_epi64(t0, t2), _mm512_unpackhi_epi64(t0, t2),
+                        _mm512_unpacklo_epi64(t1, t3), _mm512_unpackhi_epi64(t1, t3)};
+  transpose_lanes(b, out);
 }
 
 // Four 16-lane vectors (block-lane layout) stored in stream order at dst (any alignment).
@@ -832,14 +838,9 @@ KOKKOSDTENSOR_IMPL_AVX512 void transform_f64(const Words16& w, double* dst, cons
                         _mm512_castpd_si512(_mm512_unpackhi_pd(r[0][0], r[1][0])),
                         _mm512_castpd_si512(_mm512_unpacklo_pd(r[0][1], r[1][1])),
                         _mm512_castpd_si512(_mm512_unpackhi_pd(r[0][1], r[1][1]))};
-  const __m512i u0 = _mm512_shuffle_i32x4(b[0], b[1], 0x44);
-  const __m512i u1 = _mm512_shuffle_i32x4(b[0], b[1], 0xEE);
-  const __m512i u2 = _mm512_shuffle_i32x4(b[2], b[3], 0x44);
-  const __m512i u3 = _mm512_shuffle_i32x4(b[2], b[3], 0xEE);
-  _mm512_storeu_si512(dst, _mm512_shuffle_i32x4(u0, u2, 0x88));
-  _mm512_storeu_si512(dst + 8, _mm512_shuffle_i32x4(u0, u2, 0xDD));
-  _mm512_storeu_si512(dst + 16, _mm512_shuffle_i32x4(u1, u3, 0x88));
-  _mm512_storeu_si512(dst + 24, _mm512_shuffle_i32x4(u1, u3, 0xDD));
+  __m512i out[4];
+  transpose_lanes(b, out);
+  for (int k = 0; k < 4; ++k) _mm512_storeu_si512(dst + 8 * k, out[k]);
 }
 }  // namespace host_avx2
 
