@@ -1,6 +1,6 @@
 // The fill kernels of Impl::fill_random (docs/performance.md): the rows path in its device
 // style (one block per work item, vector stores) and host style (chunks, batched Philox;
-// its explicit AVX-512F or AVX2+FMA version where the CPU has it, and its portable loop) give the
+// its explicit AVX-512 or AVX2+FMA version where the CPU has it, and its portable loop) give the
 // same bytes as the generic kernel for every distribution, with row starts not aligned to a block,
 // odd row lengths, tiny Views, sub-boxes, subviews with unaligned data pointers, LayoutLeft and
 // LayoutRight, ranks 1 to 3.
@@ -279,6 +279,29 @@ __attribute__((target("avx2,fma"))) void expect_stream_blocks(
 
 // The AVX2 mirrors of the scalar functions, over whole domains including special values
 // (the fills above only reach the values u1 in [2^-24, 1], 2 u2 in [0, 2)).
+// Words for the stream-version-2 normal's SIMD versions: every word of a stride-1031 walk
+// over all 2^32 words (each segment of the table many times, both signs), every word whose
+// q is a segment boundary or next to one, and the extremes.
+std::vector<std::uint32_t> normal_test_words() {
+  std::vector<std::uint32_t> words = {0x00000000u, 0x80000000u, 0x7fffffffu, 0xffffffffu,
+                                      0x7ffffffeu, 0xfffffffeu, 0x00000001u, 0x80000001u};
+  for (std::uint64_t x = 0; x < (1ull << 32); x += 1031)
+    words.push_back(static_cast<std::uint32_t>(x));
+  for (std::uint32_t e = 0; e < 32; ++e)
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      // magnitudes a with 2a + 1 near 2^e (1 + k / 16)
+      const std::uint64_t edge = (1ull << e) + (static_cast<std::uint64_t>(k) << e) / 16;
+      for (int d = -2; d <= 2; ++d) {
+        const std::int64_t m = static_cast<std::int64_t>(edge) + d;
+        if (m < 1 || m >= (1ll << 32)) continue;
+        const std::uint32_t a = static_cast<std::uint32_t>(m / 2);
+        words.push_back(a);
+        words.push_back(a | 0x80000000u);
+      }
+    }
+  return words;
+}
+
 __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
   namespace v = kdt::Impl::host_avx2;
   for (std::uint64_t seed : {0ull, 0xFFFFFFFFFFFFFFFFull, 67280421310721ull}) {
@@ -319,25 +342,8 @@ __attribute__((target("avx2,fma"))) void check_avx2_mirrors() {
           << "cospi " << x[l];
     }
   }
-  // The stream-version-2 normal (both coefficient loads): every word of a stride-1031 walk
-  // over all 2^32 words (each segment of the table many times, both signs), every word whose
-  // q is a segment boundary or next to one, and the extremes.
-  std::vector<std::uint32_t> words = {0x00000000u, 0x80000000u, 0x7fffffffu, 0xffffffffu,
-                                      0x7ffffffeu, 0xfffffffeu, 0x00000001u, 0x80000001u};
-  for (std::uint64_t x = 0; x < (1ull << 32); x += 1031)
-    words.push_back(static_cast<std::uint32_t>(x));
-  for (std::uint32_t e = 0; e < 32; ++e)
-    for (std::uint32_t k = 0; k < 16; ++k) {
-      // magnitudes a with 2a + 1 near 2^e (1 + k / 16)
-      const std::uint64_t edge = (1ull << e) + (static_cast<std::uint64_t>(k) << e) / 16;
-      for (int d = -2; d <= 2; ++d) {
-        const std::int64_t m = static_cast<std::int64_t>(edge) + d;
-        if (m < 1 || m >= (1ll << 32)) continue;
-        const std::uint32_t a = static_cast<std::uint32_t>(m / 2);
-        words.push_back(a);
-        words.push_back(a | 0x80000000u);
-      }
-    }
+  // The stream-version-2 normal (both coefficient loads).
+  std::vector<std::uint32_t> words = normal_test_words();
   while (words.size() % 8) words.push_back(0);
   for (std::size_t i = 0; i < words.size(); i += 8) {
     const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&words[i]));
@@ -387,8 +393,8 @@ TEST(FillPaths, Avx2MirrorsMatchTheScalarFunctions) {
   check_avx2_mirrors();
 }
 
-// philox16 (AVX-512F) gives the blocks of the scalar Philox, across the 2^32-block carry too.
-__attribute__((target("avx512f,avx2,fma"))) void check_philox16() {
+// philox16 (AVX-512) gives the blocks of the scalar Philox, across the 2^32-block carry too.
+__attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_philox16() {
   namespace v = kdt::Impl::host_avx2;
   for (std::uint64_t seed : {0ull, 0xFFFFFFFFFFFFFFFFull, 67280421310721ull}) {
     const auto key = kdt::Impl::philox_key_schedule(seed);
@@ -402,15 +408,15 @@ __attribute__((target("avx512f,avx2,fma"))) void check_philox16() {
 }
 
 TEST(FillPaths, Avx512PhiloxMatchesTheScalarPhilox) {
-  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F (or capped)";
+  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F/DQ (or capped)";
   check_philox16();
 }
 
 // The 16-lane transforms (HostAvx512Transform) write what the 8-lane ones write for the same
 // 32 blocks, byte for byte, and philox16's two output layouts hold the same words.
 template <class T, class Dist>
-__attribute__((target("avx512f,avx2,fma"))) void check_avx512_transform(const Dist& dist,
-                                                                        const char* name) {
+__attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_avx512_transform(
+    const Dist& dist, const char* name) {
   namespace v = kdt::Impl::host_avx2;
   constexpr int n = 32 * Dist::elements_per_block;
   for (std::uint64_t first : {0ull, 40ull, (1ull << 32) - 20, ~0ull - 100}) {
@@ -428,8 +434,30 @@ __attribute__((target("avx512f,avx2,fma"))) void check_avx512_transform(const Di
   }
 }
 
+// The 16-lane normal (entries 448 .. 511 by vpermt2ps, the others by broadcasts) gives the
+// scalar normal_from_word's bits on the words of normal_test_words.
+__attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_avx512_normal() {
+  namespace v = kdt::Impl::host_avx2;
+  std::vector<std::uint32_t> words = normal_test_words();
+  while (words.size() % 16) words.push_back(0);
+  for (std::size_t i = 0; i < words.size(); i += 16) {
+    alignas(64) float z[16];
+    _mm512_store_ps(
+        z, v::normal_from_word(_mm512_loadu_si512(&words[i]), kdt::Impl::NormalTableF32::data));
+    for (int l = 0; l < 16; ++l)
+      ASSERT_EQ(kdt::Impl::float_to_bits(z[l]),
+                kdt::Impl::float_to_bits(kdt::Impl::normal_from_word(words[i + l])))
+          << "normal (16 lanes) word " << words[i + l];
+  }
+}
+
+TEST(FillPaths, Avx512NormalMatchesTheScalarOne) {
+  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F/DQ (or capped)";
+  check_avx512_normal();
+}
+
 TEST(FillPaths, Avx512TransformsMatchTheAvx2Ones) {
-  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F (or capped)";
+  if (!kdt::Impl::host_has_avx512()) GTEST_SKIP() << "CPU without AVX-512F/DQ (or capped)";
   check_avx512_transform<float>(kdt::Impl::StandardUniform<float>{}, "uniform f32");
   check_avx512_transform<float>(kdt::Impl::make_uniform<float>(-2, 3, "t"), "uniform f32 -2..3");
   check_avx512_transform<std::uint32_t>(kdt::Impl::RandomBits<std::uint32_t>{}, "bits u32");
@@ -437,6 +465,7 @@ TEST(FillPaths, Avx512TransformsMatchTheAvx2Ones) {
     check_avx512_transform<float>(kdt::Impl::make_bernoulli<float>(p, "t"), "bernoulli f32");
   check_avx512_transform<double>(kdt::Impl::StandardUniform<double>{}, "uniform f64");
   check_avx512_transform<double>(kdt::Impl::make_uniform<double>(-2, 3, "t"), "uniform f64 -2..3");
+  check_avx512_transform<float>(kdt::Impl::make_normal<float>(0.5, 2, "t"), "normal f32");
 }
 #endif
 

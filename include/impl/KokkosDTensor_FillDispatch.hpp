@@ -118,8 +118,14 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
     return;
   }
   using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
+  // Host threads take the chunks dynamically, so that a thread slowed by its core (another
+  // process, a VM's steal) does not hold up the fill; every chunk's values are the same
+  // whichever thread writes them.
+  using Schedule =
+      typename std::conditional<Functor::is_host_style, Kokkos::Schedule<Kokkos::Dynamic>,
+                                Kokkos::Schedule<Kokkos::Static>>::type;
   Kokkos::parallel_for("KokkosDTensor::fill_random",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+                       Kokkos::RangePolicy<ExecSpace, Schedule, Kokkos::IndexType<PolicyIndex>>(
                            space, 0, static_cast<PolicyIndex>(rows * units_per_row)),
                        functor);
 }

@@ -19,7 +19,7 @@ constexpr int host_chunk_blocks = 512;  // blocks per host work item (2 KiB of f
 // compiler may or may not vectorise), and, on x86-64 with GCC/Clang, fill_chunk_avx2:
 // explicit AVX2 Philox over 16 blocks at a time and, for the distributions that have one,
 // the AVX2 transform (KokkosDTensor_HostSimd.hpp), chosen at run time (use_avx2_fma) so
-// that default-flag builds get it on CPUs that have AVX2 and FMA; on CPUs with AVX-512F,
+// that default-flag builds get it on CPUs that have AVX2 and FMA; on CPUs with AVX-512F/DQ,
 // fill_chunk_avx512 runs the same loop with Philox 16 blocks per instruction (philox16).
 // Same bits either way.
 template <class T, class Dist, bool OneRow, class Index>
@@ -120,13 +120,11 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     for (; b < end; ++b) this->fill_block(row, row_start, b);
   }
 
-  // The same with groups of 32 whole blocks from philox16 (AVX-512F), transformed in 16
+  // The same with groups of 32 whole blocks from philox16 (AVX-512), transformed in 16
   // lanes where Dist has a HostAvx512Transform; the blocks before and after them (partial
   // ones, fewer than 32 whole ones) through fill_chunk_avx2.
-  __attribute__((target("avx512f,avx2,fma"))) void fill_chunk_avx512(T* row,
-                                                                     std::uint64_t row_start,
-                                                                     std::uint64_t begin,
-                                                                     std::uint64_t end) const {
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void fill_chunk_avx512(
+      T* row, std::uint64_t row_start, std::uint64_t begin, std::uint64_t end) const {
     constexpr int E = Dist::elements_per_block;
     std::uint64_t b, whole_last;
     whole_range(row_start, begin, end, b, whole_last);

@@ -1,5 +1,5 @@
 // Host only, x86-64 only: AVX2+FMA versions of Philox4x32-10 over 8 consecutive blocks (and
-// an AVX-512F version over 16, for CPUs that have it) and of the transforms that dominate
+// an AVX-512 version over 16, for CPUs that have it) and of the transforms that dominate
 // host fills (uniform and normal f32/f64, random bits, bernoulli, dropout), written with
 // intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
 // "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
@@ -66,11 +66,15 @@ inline bool host_has_avx2_fma() {
 #endif
 }
 
-// Whether it may also run Philox through AVX-512F, 16 blocks at a time.
+// The instruction sets of the 16-lane functions: AVX-512F for the 512-bit registers, DQ
+// for the 64-bit integer to double conversion (every AVX-512 server CPU has both).
+#define KOKKOSDTENSOR_IMPL_AVX512_ISA "avx512f,avx512dq,avx2,fma"
+
+// Whether it may also run Philox through AVX-512 (F and DQ), 16 blocks at a time.
 inline bool host_has_avx512() {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
-  static const bool has =
-      host_has_avx2_fma() && __builtin_cpu_supports("avx512f") && host_isa_cap() >= 2;
+  static const bool has = host_has_avx2_fma() && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512dq") && host_isa_cap() >= 2;
   return has;
 #else
   return false;
@@ -174,9 +178,10 @@ KOKKOSDTENSOR_IMPL_AVX2 void store_stream_order(const __m256i (&v)[4], void* dst
   for (int k = 0; k < 4; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst) + k, s[k]);
 }
 
-// ---- Philox4x32-10, 16 blocks in the 16 lanes of AVX-512F registers -----------------------
+// ---- Philox4x32-10, 16 blocks in the 16 lanes of AVX-512 registers ------------------------
 
-#define KOKKOSDTENSOR_IMPL_AVX512 __attribute__((target("avx512f,avx2,fma"), always_inline)) inline
+#define KOKKOSDTENSOR_IMPL_AVX512 \
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline
 
 // The halves are moved into place by masked vpshufd (one instruction each) where the AVX2
 // version shifts and blends (two).
@@ -500,6 +505,77 @@ KOKKOSDTENSOR_IMPL_AVX2 __m256 normal_from_word(__m256i w, const float* table) {
                               w, _mm256_set1_epi32(static_cast<int>(0x80000000u)))));
 }
 
+// The float normal table's entries of the top four octaves of q (entries 448 .. 511, where
+// 15/16 of the words fall) by coefficient: coef[j][e] is coefficient j of entry first + e.
+// Four 16-float rows per coefficient, for vpermt2ps lookups in 16 lanes.
+struct NormalTopOctavesF32 {
+  static constexpr std::uint32_t first = NormalTableF32::entries - 1 - 4 * 16, entries = 4 * 16;
+  alignas(64) float coef[NormalTableF32::coefs][entries];
+};
+constexpr NormalTopOctavesF32 make_normal_top_octaves_f32() {
+  NormalTopOctavesF32 top{};
+  for (int j = 0; j < NormalTableF32::coefs; ++j)
+    for (std::uint32_t e = 0; e < NormalTopOctavesF32::entries; ++e)
+      top.coef[j][e] =
+          NormalTableF32::data[NormalTableF32::coefs * (NormalTopOctavesF32::first + e) + j];
+  return top;
+}
+inline constexpr NormalTopOctavesF32 normal_top_octaves_f32 = make_normal_top_octaves_f32();
+
+// normal_from_word in 16 lanes (AVX-512F), as float bits, for the lanes whose entry is one
+// of NormalTopOctavesF32's (15/16 of the words); `cold` gets the mask of the other lanes,
+// whose results are not those of normal_from_word (the caller computes them):
+//  float(m) by vcvtudq2ps, the one round-to-nearest conversion of the scalar code; the entry
+//  and u from its bits, as normal_entry<33>; the coefficients by two vpermt2ps and a blend
+//  each (the fastest of the 16-lane lookups measured, docs/performance.md); Horner with fma
+//  and the sign bit of w, as the scalar code.
+KOKKOSDTENSOR_IMPL_AVX512 __m512 normal_from_word_top(__m512i w, __mmask16& cold) {
+  const __m512i m = _mm512_or_si512(_mm512_slli_epi32(w, 1), _mm512_set1_epi32(1));  // drops bit 31
+  const __m512i fm = _mm512_castps_si512(_mm512_cvtepu32_ps(m));  // bits of float(m)
+  const __m512i idx = _mm512_sub_epi32(_mm512_srli_epi32(fm, 19), _mm512_set1_epi32(127 << 4));
+  const __m512 u =
+      _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(
+                        _mm512_slli_epi32(_mm512_and_si512(fm, _mm512_set1_epi32(0x7ffff)), 4),
+                        _mm512_set1_epi32(0x3f800000))),
+                    _mm512_set1_ps(1.5f));
+  const NormalTopOctavesF32& top = normal_top_octaves_f32;
+  const __m512i rel = _mm512_sub_epi32(idx, _mm512_set1_epi32(NormalTopOctavesF32::first));
+  const __mmask16 upper = _mm512_test_epi32_mask(rel, _mm512_set1_epi32(32));  // entries +32 ..
+  __m512 c[4];
+  for (int j = 0; j < 4; ++j) {
+    const float* row = top.coef[j];
+    const __m512 low = _mm512_permutex2var_ps(_mm512_load_ps(row), rel, _mm512_load_ps(row + 16));
+    const __m512 high =
+        _mm512_permutex2var_ps(_mm512_load_ps(row + 32), rel, _mm512_load_ps(row + 48));
+    c[j] = _mm512_mask_blend_ps(upper, low, high);
+  }
+  cold = _mm512_cmpge_epu32_mask(rel, _mm512_set1_epi32(NormalTopOctavesF32::entries));
+  const __m512 z =
+      _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(c[3], u, c[2]), u, c[1]), u, c[0]);
+  return _mm512_castsi512_ps(
+      _mm512_xor_si512(_mm512_castps_si512(z),
+                       _mm512_and_si512(w, _mm512_set1_epi32(static_cast<int>(0x80000000u)))));
+}
+
+// normal_from_word in 16 lanes: the cold lanes of normal_from_word_top by broadcasts of
+// their entries from the table.
+KOKKOSDTENSOR_IMPL_AVX512 __m512 normal_from_word(__m512i w, const float* table) {
+  __mmask16 cold;
+  __m512 z = normal_from_word_top(w, cold);
+  if (cold) {
+    alignas(64) std::uint32_t word[16];
+    alignas(64) float out[16];
+    _mm512_store_si512(word, w);
+    _mm512_store_ps(out, z);
+    for (; cold; cold = static_cast<__mmask16>(cold & (cold - 1))) {
+      const int lane = __builtin_ctz(cold);
+      out[lane] = KokkosDTensor::Impl::normal_from_word(word[lane], table);
+    }
+    z = _mm512_load_ps(out);
+  }
+  return z;
+}
+
 // double(m) for the 4 unsigned 64-bit lanes of m: double(m >> 32) * 2^32 + double(m &
 // (2^32 - 1)), each half converted exactly by the 2^52 trick, the product exact, the sum
 // rounded once (so the correctly rounded double(m); exact below 2^53).
@@ -744,9 +820,9 @@ struct HostAvx2Transform<Dropout<float>> {
   }
 };
 
-// Dist's transform of 16 whole consecutive blocks in AVX-512F (uniform, bits, bernoulli
-// f32, uniform f64): apply(dist, words, dst) writes the 16 * elements_per_block values at
-// dst (any alignment), the same as HostAvx2Transform on the two halves.
+// Dist's transform of 16 whole consecutive blocks in AVX-512 (uniform, normal, bits and
+// bernoulli f32, uniform f64): apply(dist, words, dst) writes the 16 * elements_per_block
+// values at dst (any alignment), the same as HostAvx2Transform on the two halves.
 // available = false: the caller splits the words for HostAvx2Transform.
 template <class Dist>
 struct HostAvx512Transform {
@@ -781,6 +857,35 @@ struct HostAvx512Transform<Uniform<float>> {
   }
 };
 
+// Normal f32: fma(std, z, mean) per word, as HostAvx2Transform<Normal<float>>.
+template <>
+struct HostAvx512Transform<Normal<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Normal<float>& d, const host_avx2::Words16& w,
+                                              float* dst) {
+    const __m512 stddev = _mm512_set1_ps(d.stddev), mean = _mm512_set1_ps(d.mean);
+    __m512i v[4];
+    __mmask16 cold[4];
+    for (int j = 0; j < 4; ++j)
+      v[j] = _mm512_castps_si512(
+          _mm512_fmadd_ps(stddev, host_avx2::normal_from_word_top(w.word[j], cold[j]), mean));
+    host_avx2::store_stream_order(v, dst);
+    // The cold lanes of all 64 words in one loop (one mostly-taken branch per 64 words, not
+    // four unpredictable ones): word j of block l is element 4 l + j.
+    std::uint64_t rest =
+        static_cast<std::uint64_t>(cold[0]) | static_cast<std::uint64_t>(cold[1]) << 16 |
+        static_cast<std::uint64_t>(cold[2]) << 32 | static_cast<std::uint64_t>(cold[3]) << 48;
+    if (rest) {
+      alignas(64) std::uint32_t word[4][16];
+      for (int j = 0; j < 4; ++j) _mm512_store_si512(word[j], w.word[j]);
+      for (; rest; rest &= rest - 1) {
+        const int bit = __builtin_ctzll(rest), j = bit >> 4, l = bit & 15;
+        dst[4 * l + j] = d.from_standard(normal_from_word(word[j][l], NormalTableF32::data));
+      }
+    }
+  }
+};
+
 template <>
 struct HostAvx512Transform<RandomBits<std::uint32_t>> {
   static constexpr bool available = true;
@@ -808,19 +913,10 @@ struct HostAvx512Transform<Bernoulli<float>> {
 };
 
 namespace host_avx2 {
-// u64_to_double and uniform01_double in 8 lanes (the same operations).
+// uniform01_double in 8 lanes: x >> 11 is below 2^53, so vcvtuqq2pd (AVX-512DQ) converts it
+// exactly, as u64_to_double does.
 KOKKOSDTENSOR_IMPL_AVX512 __m512d uniform01_double(__m512i x) {
-  const __m512i m = _mm512_srli_epi64(x, 11);
-  const __m512i two52 = _mm512_set1_epi64(0x4330000000000000ll);
-  const __m512d hi =
-      _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(_mm512_srli_epi64(m, 32), two52)),
-                    _mm512_set1_pd(0x1p52));
-  const __m512d lo =
-      _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(
-                        _mm512_and_si512(m, _mm512_set1_epi64(0xffffffffll)), two52)),
-                    _mm512_set1_pd(0x1p52));
-  return _mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(hi, _mm512_set1_pd(0x1p32)), lo),
-                       _mm512_set1_pd(0x1p-53));
+  return _mm512_mul_pd(_mm512_cvtepu64_pd(_mm512_srli_epi64(x, 11)), _mm512_set1_pd(0x1p-53));
 }
 
 // transform_f64 for 16 blocks: element e of block l is f(word[2e] << 32 | word[2e + 1]),
@@ -850,7 +946,8 @@ struct HostAvx512Transform<StandardUniform<double>> {
   template <class D>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const D&, const host_avx2::Words16& w, double* dst) {
     host_avx2::transform_f64(
-        w, dst, [](__m512i x) __attribute__((target("avx512f,avx2,fma"), always_inline)) {
+        w, dst,
+        [](__m512i x) __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
           return host_avx2::uniform01_double(x);
         });
   }
@@ -864,7 +961,8 @@ struct HostAvx512Transform<Uniform<double>> {
     const __m512d range = _mm512_set1_pd(d.range), from = _mm512_set1_pd(d.from);
     const __m512d below_to = _mm512_set1_pd(d.below_to);
     host_avx2::transform_f64(
-        w, dst, [&](__m512i x) __attribute__((target("avx512f,avx2,fma"), always_inline)) {
+        w,
+        dst, [&](__m512i x) __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
           return _mm512_min_pd(_mm512_fmadd_pd(host_avx2::uniform01_double(x), range, from),
                                below_to);
         });
