@@ -434,20 +434,27 @@ __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_avx512_transfo
   }
 }
 
-// The 16-lane normal (entries 448 .. 511 by vpermt2ps, the others by broadcasts) gives the
-// scalar normal_from_word's bits on the words of normal_test_words.
+// The 16-lane normal f32 transform (entries 448 .. 511 by vpermt2ps, the other words by the
+// scalar function) gives the scalar transform's bits on the words of normal_test_words:
+// word j of block l in lane l of Words16::word[j], its value at element 4 l + j.
 __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_avx512_normal() {
   namespace v = kdt::Impl::host_avx2;
+  const auto dist = kdt::Impl::make_normal<float>(0.5, 2, "t");
   std::vector<std::uint32_t> words = normal_test_words();
-  while (words.size() % 16) words.push_back(0);
-  for (std::size_t i = 0; i < words.size(); i += 16) {
-    alignas(64) float z[16];
-    _mm512_store_ps(
-        z, v::normal_from_word(_mm512_loadu_si512(&words[i]), kdt::Impl::NormalTableF32::data));
+  while (words.size() % 64) words.push_back(0);
+  for (std::size_t i = 0; i < words.size(); i += 64) {
+    alignas(64) std::uint32_t lanes[4][16];
     for (int l = 0; l < 16; ++l)
-      ASSERT_EQ(kdt::Impl::float_to_bits(z[l]),
-                kdt::Impl::float_to_bits(kdt::Impl::normal_from_word(words[i + l])))
-          << "normal (16 lanes) word " << words[i + l];
+      for (int j = 0; j < 4; ++j) lanes[j][l] = words[i + 4 * l + j];
+    v::Words16 w;
+    for (int j = 0; j < 4; ++j) w.word[j] = _mm512_load_si512(lanes[j]);
+    float z[64];
+    kdt::Impl::HostAvx512Transform<kdt::Impl::Normal<float>>::apply(dist, w, z);
+    for (int e = 0; e < 64; ++e)
+      ASSERT_EQ(
+          kdt::Impl::float_to_bits(z[e]),
+          kdt::Impl::float_to_bits(dist.from_standard(kdt::Impl::normal_from_word(words[i + e]))))
+          << "normal (16 lanes) word " << words[i + e];
   }
 }
 

@@ -524,7 +524,8 @@ inline constexpr NormalTopOctavesF32 normal_top_octaves_f32 = make_normal_top_oc
 
 // normal_from_word in 16 lanes (AVX-512F), as float bits, for the lanes whose entry is one
 // of NormalTopOctavesF32's (15/16 of the words); `cold` gets the mask of the other lanes,
-// whose results are not those of normal_from_word (the caller computes them):
+// whose results are not those of normal_from_word (HostAvx512Transform<Normal<float>>
+// computes them with the scalar function):
 //  float(m) by vcvtudq2ps, the one round-to-nearest conversion of the scalar code; the entry
 //  and u from its bits, as normal_entry<33>; the coefficients by two vpermt2ps and a blend
 //  each (the fastest of the 16-lane lookups measured, docs/performance.md); Horner with fma
@@ -555,25 +556,6 @@ KOKKOSDTENSOR_IMPL_AVX512 __m512 normal_from_word_top(__m512i w, __mmask16& cold
   return _mm512_castsi512_ps(
       _mm512_xor_si512(_mm512_castps_si512(z),
                        _mm512_and_si512(w, _mm512_set1_epi32(static_cast<int>(0x80000000u)))));
-}
-
-// normal_from_word in 16 lanes: the cold lanes of normal_from_word_top by broadcasts of
-// their entries from the table.
-KOKKOSDTENSOR_IMPL_AVX512 __m512 normal_from_word(__m512i w, const float* table) {
-  __mmask16 cold;
-  __m512 z = normal_from_word_top(w, cold);
-  if (cold) {
-    alignas(64) std::uint32_t word[16];
-    alignas(64) float out[16];
-    _mm512_store_si512(word, w);
-    _mm512_store_ps(out, z);
-    for (; cold; cold = static_cast<__mmask16>(cold & (cold - 1))) {
-      const int lane = __builtin_ctz(cold);
-      out[lane] = KokkosDTensor::Impl::normal_from_word(word[lane], table);
-    }
-    z = _mm512_load_ps(out);
-  }
-  return z;
 }
 
 // double(m) for the 4 unsigned 64-bit lanes of m: double(m >> 32) * 2^32 + double(m &
