@@ -90,6 +90,18 @@ done
 # ---- 3. the examples out of tree against the installed package -------------------------
 prefix=$WORK/prefix
 substep "install $README_BUILD" "$WORK/install.log" cmake --install "$README_BUILD" --prefix "$prefix"
+# The installed tools run from the prefix as a user runs them: no LD_LIBRARY_PATH (RUNPATH).
+for tool in kdt-rand kdt-perf; do
+  if ! readelf -d "$prefix/bin/$tool" | grep -q 'RUNPATH.*\$ORIGIN'; then
+    echo "consumers.sh: installed $tool has no \$ORIGIN RUNPATH: $(readelf -d "$prefix/bin/$tool" | grep -i path)" >&2
+    exit 1
+  fi
+done
+substep "installed kdt-rand on 2 ranks" "$WORK/installed-kdt-rand.log" env -u LD_LIBRARY_PATH \
+  mpiexec -n 2 "$prefix/bin/kdt-rand" --mesh 2 --placements S0 --shape 6,5 --dist normal \
+  --out "$WORK/installed.npy"
+substep "installed kdt-perf" "$WORK/installed-kdt-perf.log" env -u LD_LIBRARY_PATH \
+  "$prefix/bin/kdt-perf" --size 4096 --iters 20 --warmup 1 --only uniform_f32
 substep "examples: configure" "$WORK/examples-configure.log" cmake -S examples -B "$WORK/examples" -G Ninja \
   -DCMAKE_PREFIX_PATH="$prefix"
 substep "examples: build" "$WORK/examples-build.log" cmake --build "$WORK/examples" -j 2 \

@@ -15,7 +15,8 @@
 // GB/s = bytes moved / time, bytes = N * bytes_per_element (written, plus read for ops
 // that read their input: dropout_, the copy ceiling). Records:
 //   {"name","ms","gbps","ceiling","ceiling_gbps","ratio","bytes_per_element","backend",
-//    "ranks","size"}  (ratio = gbps / ceiling_gbps; DTensor records add "vs_local").
+//    "ranks","size"}  (ratio = gbps / ceiling_gbps; DTensor and layout records add
+//    "vs_reference": against the local View, or the op on LayoutRight of the same shape).
 
 #include <KokkosDTensor.hpp>
 #include <Kokkos_Core.hpp>
@@ -111,7 +112,7 @@ struct Record {
   std::string ceiling;
   int bytes_per_element = 0;
   std::int64_t size = 0;
-  double vs_local = -1;
+  double vs_reference = -1;  // DTensor records: against the local View; layouts: LayoutRight
 };
 
 double median(std::vector<double> v) {
@@ -140,6 +141,20 @@ double time_op(const std::function<void()>& op, const Options& opt) {
 bool wanted(const Options& opt, const std::string& name) {
   if (opt.only.empty()) return true;
   return std::find(opt.only.begin(), opt.only.end(), name) != opt.only.end();
+}
+
+// Whether a wanted layout record is divided by `name` (run_layouts): `<op>@right2d` for every
+// `<op>@...`, `uniform_f32@right_S` for `uniform_f32@left_S`, deep_copy_column for the column.
+bool reference_of_wanted(const Options& opt, const std::string& name) {
+  for (const auto& w : opt.only) {
+    const auto at = w.find('@');
+    if (at == std::string::npos) continue;
+    if (name == w.substr(0, at) + "@right2d") return true;
+    if (w.compare(0, 17, "uniform_f32@left_") == 0 && name == "uniform_f32@right_" + w.substr(17))
+      return true;
+    if (w == "uniform_f32@column" && name == "deep_copy_column") return true;
+  }
+  return false;
 }
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KDT_PERF_HAVE_CURAND)
@@ -197,6 +212,149 @@ struct BalancedFill {
   }
 };
 
+// ---- layouts ------------------------------------------------------------------------------
+
+// The op `dist` on `view` as the block `box` of its global tensor, the generator advanced past
+// the global tensor's words: what a random op on a View (whole box) or a DTensor shard does.
+template <class View, class Dist>
+std::function<void()> fill_box(const View& view, const Dist& dist, kdt::Generator& gen,
+                               const kdt::Impl::GlobalBox& box) {
+  return [view, dist, &gen, box] {
+    const kdt::RNGState state = gen.get_state();
+    std::uint64_t count = 1;
+    for (int d = 0; d < box.rank; ++d) count *= static_cast<std::uint64_t>(box.global_extent[d]);
+    const std::uint64_t next =
+        kdt::Impl::offset_after(state, Dist::words_per_element, count, "kdt-perf");
+    kdt::Impl::fill_random(Space(), view, dist, state, box);
+    gen.set_state(kdt::RNGState{state.seed, next});
+  };
+}
+
+kdt::Impl::GlobalBox box_2d(std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
+  kdt::Impl::GlobalBox box;
+  box.rank = 2;
+  box.global_extent[0] = g0;
+  box.global_extent[1] = g1;
+  box.origin[0] = o0;
+  box.origin[1] = o1;
+  return box;
+}
+
+// Every op on the Views users have, in records `<op>@<layout>` whose vs_reference is the
+// ratio to `<op>@right2d` (a LayoutRight View of the same shape, R x C with R * C ~ n):
+// left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1), left3d (LayoutLeft, R x 4 x
+// C / 4), stride2d (a LayoutStride subview of a LayoutLeft View), and the shard at mesh
+// coordinate 1 (Shard(0): global 2R x C) or (1, 1) (Shard(1), Shard(0) on a 2x2 mesh:
+// global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs). Then uniform_
+// f32 on 3 x n/3 and n/3 x 3 in both layouts (against LayoutRight of the same shape), and on
+// a View with no unit stride (a column of a LayoutRight n/8 x 8 matrix) against deep_copy.
+template <class Add>
+void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, const Add& add,
+                 std::vector<Record>& out, std::map<std::string, double>& gbps_of) {
+  std::int64_t rows = 1;
+  while (rows * rows * 4 <= n) rows *= 2;
+  const std::int64_t cols = std::max<std::int64_t>(4, n / rows);
+  const auto ops_on = [&](const std::string& layout, const auto& view,
+                          const kdt::Impl::GlobalBox& box) {
+    using T = typename std::decay_t<decltype(view)>::value_type;
+    const std::int64_t elements = static_cast<std::int64_t>(view.size());
+    const auto record = [&](const char* op, const auto& dist) {
+      using Dist = std::decay_t<decltype(dist)>;
+      add(std::string(op) + "@" + layout, Dist::reads_input ? 2 * int(sizeof(T)) : int(sizeof(T)),
+          Dist::reads_input ? "copy_ceiling" : fill, elements, fill_box(view, dist, gen, box));
+    };
+    if constexpr (std::is_same<T, float>::value) {
+      record("uniform_f32", kdt::Impl::make_uniform<float>(0, 1, "kdt-perf"));
+      record("normal_f32", kdt::Impl::make_normal<float>(0, 1, "kdt-perf"));
+      record("log_normal_f32", kdt::Impl::make_log_normal<float>(0, 0.25, "kdt-perf"));
+      record("exponential_f32", kdt::Impl::make_exponential<float>(1, "kdt-perf"));
+      record("trunc_normal_f32", kdt::Impl::make_trunc_normal<float>(0, 1, -2, 2, "kdt-perf"));
+      record("bernoulli_f32", kdt::Impl::make_bernoulli<float>(0.5, "kdt-perf"));
+      Kokkos::deep_copy(view, 1.0f);
+      record("dropout_f32", kdt::Impl::make_dropout<float>(0.1, "kdt-perf"));
+    } else if constexpr (std::is_same<T, double>::value) {
+      record("uniform_f64", kdt::Impl::make_uniform<double>(0, 1, "kdt-perf"));
+      record("normal_f64", kdt::Impl::make_normal<double>(0, 1, "kdt-perf"));
+    } else if constexpr (std::is_same<T, std::uint32_t>::value) {
+      record("bits_u32", kdt::Impl::make_random_bits<std::uint32_t>("kdt-perf"));
+    } else {
+      record("randint_i32", kdt::Impl::make_randint<std::int32_t>(0, 1000, "kdt-perf"));
+    }
+  };
+  const auto layouts_of = [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    using Right = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
+    using Left = Kokkos::View<T**, Kokkos::LayoutLeft, Space>;
+    {
+      const Right right("right2d", rows, cols);
+      ops_on("right2d", right, kdt::Impl::whole_view_box(right));
+    }
+    {
+      const Left left("left2d", rows, cols);
+      ops_on("left2d", left, kdt::Impl::whole_view_box(left));
+    }
+    {
+      const Left left("left2d_odd", rows - 1, cols + 1);
+      ops_on("left2d_odd", left, kdt::Impl::whole_view_box(left));
+    }
+    {
+      const Kokkos::View<T***, Kokkos::LayoutLeft, Space> left("left3d", rows, 4, cols / 4);
+      ops_on("left3d", left, kdt::Impl::whole_view_box(left));
+    }
+    {
+      const Left base("stride2d", rows + 2, cols + 2);
+      const auto sub =
+          Kokkos::subview(base, Kokkos::make_pair<std::int64_t>(1, rows + 1),
+                          Kokkos::make_pair<std::int64_t>(1, cols + 1));
+      ops_on("stride2d", sub, kdt::Impl::whole_view_box(sub));
+    }
+    {
+      const Kokkos::View<T**, Space> local("dtensor", rows, cols);
+      ops_on("dtensor_default_shard0", local, box_2d(2 * rows, cols, rows, 0));
+      ops_on("dtensor_default_shard1", local, box_2d(2 * rows, 2 * cols, rows, cols));
+    }
+  };
+  struct f32 { using type = float; };
+  struct f64 { using type = double; };
+  struct u32 { using type = std::uint32_t; };
+  struct i32 { using type = std::int32_t; };
+  layouts_of(f32{});
+  layouts_of(f64{});
+  layouts_of(u32{});
+  layouts_of(i32{});
+  for (auto& r : out) {
+    const auto at = r.name.find('@');
+    if (at != std::string::npos)
+      r.vs_reference = r.gbps / gbps_of[r.name.substr(0, at) + "@right2d"];
+  }
+
+  // Extreme aspect ratios and no unit stride: uniform_ f32.
+  const auto uniform = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
+  const std::int64_t long_side = n / 3;
+  for (const bool tall : {false, true}) {
+    const std::int64_t r = tall ? long_side : 3, c = tall ? 3 : long_side;
+    const std::string shape = tall ? "Nx3" : "3xN";
+    const Kokkos::View<float**, Kokkos::LayoutRight, Space> right("right", r, c);
+    const Kokkos::View<float**, Kokkos::LayoutLeft, Space> left("left", r, c);
+    add("uniform_f32@right_" + shape, 4, fill, r * c,
+        fill_box(right, uniform, gen, kdt::Impl::whole_view_box(right)));
+    add("uniform_f32@left_" + shape, 4, fill, r * c,
+        fill_box(left, uniform, gen, kdt::Impl::whole_view_box(left)));
+  }
+  {
+    const Kokkos::View<float**, Kokkos::LayoutRight, Space> matrix("matrix", n / 8, 8);
+    const auto column = Kokkos::subview(matrix, Kokkos::ALL, 0);
+    add("deep_copy_column", 4, "", n / 8, [&] { Kokkos::deep_copy(column, 1.5f); });
+    add("uniform_f32@column", 4, "deep_copy_column", n / 8,
+        fill_box(column, uniform, gen, kdt::Impl::whole_view_box(column)));
+  }
+  for (auto& r : out) {
+    const auto at = r.name.find("@left_");
+    if (at != std::string::npos)
+      r.vs_reference = r.gbps / gbps_of["uniform_f32@right_" + r.name.substr(at + 6)];
+  }
+}
+
 // ---- the benchmark at one size ------------------------------------------------------------
 
 void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) {
@@ -205,7 +363,8 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   const auto add = [&](const std::string& name, int bytes_per_element, const std::string& ceiling,
                        std::int64_t elements, const std::function<void()>& op) {
     // Ceilings and the local-View reference always run: other records are divided by them.
-    if (!wanted(opt, name) && !(name == "fill_ceiling" || name == "copy_ceiling" ||
+    if (!wanted(opt, name) && !reference_of_wanted(opt, name) &&
+        !(name == "fill_ceiling" || name == "copy_ceiling" ||
                                 name == "cuda_memset" || name == "streaming_fill_ceiling" ||
                                 name == "balanced_fill_ceiling" || name == "uniform_f32_local_2d"))
       return;
@@ -330,9 +489,11 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     add("dtensor_uniform_f32_shard0", 4, fill, local_n, sharded(2 * rows, cols, rows, 0));
     add("dtensor_uniform_f32_shard1", 4, fill, local_n, sharded(2 * rows, 2 * cols, rows, cols));
     for (auto& r : out) {
-      if (r.name.rfind("dtensor_", 0) == 0) r.vs_local = r.gbps / gbps_of["uniform_f32_local_2d"];
+      if (r.name.rfind("dtensor_", 0) == 0) r.vs_reference = r.gbps / gbps_of["uniform_f32_local_2d"];
     }
   }
+
+  run_layouts(n, fill, gen, add, out, gbps_of);
 
   // Anchors.
   {
@@ -475,12 +636,12 @@ std::string backend_name() { return Space::name(); }
 void print_records(const std::vector<Record>& records) {
   if (g_rank != 0) return;
   std::printf("%-40s %12s %10s %10s %9s %7s %9s\n", "name", "size", "ms", "GB/s", "ceiling",
-              "ratio", "vs_local");
+              "ratio", "vs_ref");
   for (const auto& r : records) {
     std::printf("%-40s %12lld %10.4f %10.2f %9.2f %7.3f", r.name.c_str(),
                 static_cast<long long>(r.size), r.ms, r.gbps, r.ceiling_gbps,
                 r.gbps / r.ceiling_gbps);
-    if (r.vs_local >= 0) std::printf(" %9.3f", r.vs_local);
+    if (r.vs_reference >= 0) std::printf(" %9.3f", r.vs_reference);
     std::printf("\n");
   }
   std::fflush(stdout);
@@ -502,8 +663,8 @@ void write_json(const std::vector<Record>& records, const std::string& file) {
                   r.gbps / r.ceiling_gbps, r.bytes_per_element, backend_name().c_str(), g_ranks,
                   static_cast<long long>(r.size));
     out << buf;
-    if (r.vs_local >= 0) {
-      std::snprintf(buf, sizeof(buf), ", \"vs_local\": %.4f", r.vs_local);
+    if (r.vs_reference >= 0) {
+      std::snprintf(buf, sizeof(buf), ", \"vs_reference\": %.4f", r.vs_reference);
       out << buf;
     }
     out << "}" << (i + 1 < records.size() ? "," : "") << "\n";

@@ -3,7 +3,8 @@
 // its explicit AVX-512 or AVX2+FMA version where the CPU has it, and its portable loop) give the
 // same bytes as the generic kernel for every distribution, with row starts not aligned to a block,
 // odd row lengths, tiny Views, sub-boxes, subviews with unaligned data pointers, LayoutLeft and
-// LayoutRight, ranks 1 to 3.
+// LayoutRight, ranks 1 to 3 (the columns kernels on LayoutLeft and LayoutStride); and every
+// layout gives the bytes of LayoutRight through the ops, ranks 1 to 8.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -120,8 +122,10 @@ void check_all_boxes_1d(Maker make, const char* name) {
 
 template <class T, class Layout, class Maker>
 void check_all_boxes_2d(Maker make, const char* name) {
-  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5},    {7, 1},
-                                    {5, 9}, {4, 8}, {9, 1030}, {33, 4}};
+  // {33, 300}: the columns kernels' host tiles (32 rows of floats, 128 elements of a row) and
+  // their last partial tile.
+  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5},    {7, 1},   {5, 9},
+                                    {4, 8}, {9, 1030}, {33, 4}, {33, 300}};
   for (auto& g : shapes) {
     for (std::int64_t o0 : {0, 1}) {
       for (std::int64_t o1 : {0, 1, 2, 3}) {
@@ -168,6 +172,15 @@ void check_every_shape(Maker make, const char* name) {
     check_paths(v, make(), box, kdt::RNGState{5, 8}, std::string(name) + " 3d");
     check_paths(v, make(), kdt::Impl::whole_view_box(v), kdt::RNGState{5, 8},
                 std::string(name) + " 3d whole");
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> left("left", 3, 2, 11);
+    check_paths(left, make(), box, kdt::RNGState{5, 8}, std::string(name) + " 3d LayoutLeft");
+    // A LayoutStride subview of a LayoutLeft View: unit stride in dimension 0, a tile and a
+    // bit of rows, rows across the 2^32-block boundary.
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> base("base", 19, 4, 300);
+    auto sub = Kokkos::subview(base, Kokkos::make_pair(1, 19), Kokkos::make_pair(1, 3),
+                               Kokkos::make_pair(3, 300));
+    check_paths(sub, make(), kdt::Impl::whole_view_box(sub), kdt::RNGState{5, (1ull << 34) - 1000},
+                std::string(name) + " 3d LayoutStride subview");
   }
   // Subviews whose data pointer is not aligned to a block (element 1, 2, 3 of a View).
   for (int shift = 1; shift < 4; ++shift) {
@@ -241,6 +254,148 @@ TEST(FillPaths, OthersAndLogNormal) {
   check_rows<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); }, "exponential f32");
   check_rows<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); },
                      "trunc_normal f64");
+}
+
+namespace {
+
+template <class T, int R>
+struct DataType {
+  using type = typename DataType<T, R - 1>::type*;
+};
+template <class T>
+struct DataType<T, 0> {
+  using type = T;
+};
+
+// The elements of the View whose host copy is `host`, in row-major order over `extents`,
+// each index moved by `shift` (1: the inner block of a View one larger in every dimension).
+template <class HostView>
+std::vector<unsigned char> row_major_bytes(const HostView& host,
+                                           const std::vector<std::int64_t>& extents,
+                                           std::int64_t shift) {
+  using T = typename HostView::value_type;
+  std::vector<unsigned char> out;
+  std::vector<std::int64_t> index(extents.size(), 0), at(extents.size());
+  std::int64_t total = 1;
+  for (auto e : extents) total *= e;
+  for (std::int64_t k = 0; k < total; ++k) {
+    for (std::size_t d = 0; d < extents.size(); ++d) at[d] = index[d] + shift;
+    const T value = kdt::Impl::host_element(host, at.data());
+    const auto* p = reinterpret_cast<const unsigned char*>(&value);
+    out.insert(out.end(), p, p + sizeof(T));
+    for (int d = static_cast<int>(extents.size()) - 1; d >= 0; --d) {
+      if (++index[d] < extents[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+template <class View>
+auto host_copy(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+template <class View, std::size_t... I>
+auto inner_subview(const View& base, std::index_sequence<I...>) {
+  return Kokkos::subview(base, Kokkos::make_pair(std::size_t(1), base.extent(I) - 1)...);
+}
+
+// Rank R: a LayoutLeft View, a LayoutStride subview (of a LayoutLeft View one larger in every
+// dimension) and a LayoutRight View of the same extents, each through `op` from the same state:
+// the same bytes at every index.
+template <class T, int R, class Op>
+void check_layouts_at_rank(const std::vector<std::int64_t>& extents, const Op& op,
+                           const char* name) {
+  using Data = typename DataType<T, R>::type;
+  using Right = Kokkos::View<Data, Kokkos::LayoutRight, TestSpace>;
+  using Left = Kokkos::View<Data, Kokkos::LayoutLeft, TestSpace>;
+  std::vector<std::int64_t> larger(extents);
+  for (auto& e : larger) e += 2;
+  const Right right = kdt::Impl::allocate_view<Right>("right", extents);
+  const Left left = kdt::Impl::allocate_view<Left>("left", extents);
+  const Left base = kdt::Impl::allocate_view<Left>("base", larger);
+  const Kokkos::View<Data, Kokkos::LayoutStride, TestSpace> strided =
+      inner_subview(base, std::make_index_sequence<R>{});
+  for (std::uint64_t offset : {std::uint64_t(0), (std::uint64_t(1) << 34) - 20}) {
+    // dropout_ reads its input: the same values in every layout.
+    // (The strided View is set through its contiguous base: Kokkos 3.4's deep_copy of a
+    // scalar into a rank-7 LayoutStride View crashes.)
+    Kokkos::deep_copy(right, T(3));
+    Kokkos::deep_copy(left, T(3));
+    Kokkos::deep_copy(base, T(3));
+    op(right, offset);
+    op(left, offset);
+    op(strided, offset);
+    Kokkos::fence();
+    const auto want = row_major_bytes(host_copy(right), extents, 0);
+    EXPECT_EQ(row_major_bytes(host_copy(left), extents, 0), want) << name << " LayoutLeft rank " << R;
+    EXPECT_EQ(row_major_bytes(host_copy(base), extents, 1), want)
+        << name << " LayoutStride rank " << R;
+  }
+}
+
+template <class T, class Op>
+void check_layouts(const Op& op, const char* name) {
+  const std::int64_t e[8] = {5, 3, 127, 2, 1, 3, 2, 2};
+  const auto first = [&](int r) { return std::vector<std::int64_t>(e, e + r); };
+  check_layouts_at_rank<T, 1>({4097}, op, name);
+  check_layouts_at_rank<T, 2>({4097, 5}, op, name);
+  check_layouts_at_rank<T, 2>({3, 4097}, op, name);
+  check_layouts_at_rank<T, 2>({127, 1}, op, name);
+  check_layouts_at_rank<T, 3>(first(3), op, name);
+  check_layouts_at_rank<T, 4>(first(4), op, name);
+  check_layouts_at_rank<T, 5>(first(5), op, name);
+  check_layouts_at_rank<T, 6>(first(6), op, name);
+  check_layouts_at_rank<T, 7>(first(7), op, name);
+  check_layouts_at_rank<T, 8>(first(8), op, name);
+}
+
+}  // namespace
+
+// Through the ops (the compiled kernels), on the execution space of the tests.
+TEST(FillPaths, EveryLayoutGivesTheBytesOfLayoutRight) {
+  const auto with_offset = [](std::uint64_t offset) {
+    kdt::Generator gen(77);
+    gen.set_state(kdt::RNGState{77, offset});
+    return gen;
+  };
+  check_layouts<float>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::uniform_(ExecSpace(), v, -1.0, 2.0, gen);
+      },
+      "uniform f32");
+  check_layouts<float>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::normal_(ExecSpace(), v, 0.5, 2.0, gen);
+      },
+      "normal f32");
+  check_layouts<double>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::normal_(ExecSpace(), v, 0.0, 1.0, gen);
+      },
+      "normal f64");
+  check_layouts<float>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::dropout_(ExecSpace(), v, 0.3, gen);
+      },
+      "dropout f32");
+  check_layouts<std::int8_t>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::bernoulli_(ExecSpace(), v, 0.4, gen);
+      },
+      "bernoulli i8");
+  check_layouts<std::uint64_t>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::random_bits_(ExecSpace(), v, gen);
+      },
+      "bits u64");
 }
 
 TEST(FillPaths, KeyScheduleAndBatchMatchTheBlockFunction) {

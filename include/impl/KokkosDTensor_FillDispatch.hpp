@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
+#include <impl/KokkosDTensor_FillColumns.hpp>
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
@@ -67,10 +68,12 @@ inline std::uint64_t offset_after(const RNGState& state, int words_per_element,
 
 // Which kernel fill_random runs. automatic: the rows kernels when the View's last dimension
 // is contiguous (device style on device execution spaces; on host ones host style when its
-// AVX2+FMA version runs, device style with one block per item otherwise), else generic.
-// The others force a path, for the tests and kdt-perf only: a forced rows path that does not
-// apply to the View falls back to generic; rows_device on a host space runs the device's
-// blocks per item and both counter forms; rows_host_portable is rows_host without AVX2.
+// AVX2+FMA version runs, device style with one block per item otherwise), else the columns
+// kernels when another dimension is (device style on device spaces, host style on host ones),
+// else generic. The others force a path, for the tests and kdt-perf only: a forced path that
+// does not apply to the View falls back to generic; rows_device on a host space runs the
+// device's blocks per item and both counter forms (and the device-style columns kernel);
+// rows_host runs the host-style kernels; rows_host_portable is rows_host without AVX2.
 enum class FillPath { automatic, generic, rows_device, rows_host, rows_host_portable };
 
 template <class ExecSpace>
@@ -259,6 +262,109 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   return true;
 }
 
+// The columns path for a View whose last dimension is strided in memory and another has unit
+// stride (KokkosDTensor_FillColumns.hpp). Returns false, launching nothing, if it does not
+// apply.
+template <FillPath Path, class ExecSpace, class T, class Dist>
+bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
+                  const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride) {
+  constexpr int E = Dist::elements_per_block;
+  const int last = view.rank - 1;
+  // Row dimensions: those before the last with more than one element, the first of unit
+  // stride (the column dimension) moved to the end.
+  int dims[8] = {};
+  int row_rank = 0, column = -1;
+  for (int d = 0; d < last; ++d) {
+    if (view.extent[d] <= 1) continue;
+    if (view.stride[d] == 1 && column < 0)
+      column = d;
+    else
+      dims[row_rank++] = d;
+  }
+  if (column < 0) return false;
+  dims[row_rank++] = column;
+  std::uint64_t origin_linear = 0;
+  for (int d = 0; d <= last; ++d)
+    origin_linear += static_cast<std::uint64_t>(box.origin[d]) * global_stride[d];
+  const std::uint64_t row_length = static_cast<std::uint64_t>(view.extent[last]);
+  const std::uint64_t rows = view.size() / row_length;
+  const bool rows_aligned = origin_linear % E == 0 && global_stride[last - 1] % E == 0;
+  const std::uint64_t blocks_per_row = (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
+  const auto set_geometry = [&](auto& f) {
+    using Index = std::decay_t<decltype(f.rows)>;
+    f.data = view.data;
+    f.row_rank = row_rank;
+    f.dist = dist;
+    f.key = philox_key_schedule(state.seed);
+    f.first_block = state.offset / 4;
+    f.origin_linear = origin_linear;
+    f.row_length = static_cast<Index>(row_length);
+    f.blocks_per_row = static_cast<Index>(blocks_per_row);
+    for (int i = 0; i < max_row_rank; ++i) {
+      const bool used = i < row_rank;
+      f.row_extent[i] = used ? static_cast<Index>(view.extent[dims[i]]) : Index(1);
+      f.row_divider[i] = divider_t<Index>(f.row_extent[i]);
+      f.memory_stride[i] = used ? view.stride[dims[i]] : 0;
+      f.global_stride[i] = used ? global_stride[dims[i]] : 0;
+    }
+    f.element_step = view.stride[last];
+    f.rows = static_cast<Index>(rows);
+  };
+  constexpr bool on_host = runs_on_host<ExecSpace>();
+  if constexpr (on_host && Path != FillPath::rows_device) {
+    using Functor = FillColumnsHostFunctor<T, Dist>;
+    Functor functor{};
+    set_geometry(functor);
+    functor.tiles = (rows + Functor::tile_rows - 1) / Functor::tile_rows;
+    const std::uint64_t chunks = (row_length + Functor::column_chunk - 1) / Functor::column_chunk;
+    const bool host_simd = Path != FillPath::rows_host_portable;
+    functor.blocks.dist = dist;
+    functor.blocks.key = functor.key;
+    functor.blocks.first_block = functor.first_block;
+    functor.blocks.row_length = Functor::buffer_row;
+    functor.blocks.use_avx2_fma = host_simd && host_has_avx2_fma();
+    functor.blocks.use_avx512 = host_simd && host_has_avx512();
+    Kokkos::parallel_for(
+        "KokkosDTensor::fill_random",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                            Kokkos::IndexType<std::int64_t>>(
+            space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
+        functor);
+  } else {
+    constexpr int C = column_blocks_per_item * E;
+    const std::uint64_t items = rows * ((row_length + C - 1) / C);
+    const auto go = [&](auto index_tag) {
+      using Index = typename decltype(index_tag)::type;
+      using Functor = FillColumnsFunctor<T, Dist, Index>;
+      Functor functor{};
+      set_geometry(functor);
+      functor.per_rows = divider_t<Index>(static_cast<Index>(rows));
+      functor.rows_aligned = rows_aligned;
+      // The normals' table in team scratch, as in the rows path.
+      if constexpr (uses_shared_normal_table<Dist>::value) {
+        launch_rows_shared_table(space, functor, static_cast<Index>(items));
+      } else {
+        using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
+        Kokkos::parallel_for("KokkosDTensor::fill_random",
+                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+                                 space, 0, static_cast<PolicyIndex>(items)),
+                             functor);
+      }
+    };
+    struct idx32 {
+      using type = std::uint32_t;
+    };
+    struct idx64 {
+      using type = std::uint64_t;
+    };
+    if (items < (std::uint64_t(1) << 31) && view.size() < (std::uint64_t(1) << 31))
+      go(idx32{});
+    else
+      go(idx64{});
+  }
+  return true;
+}
+
 // Fills the View `view` with `dist` drawn from the stream at `state`, as the block `box` of
 // the global tensor, by the kernel that `Path` chooses. Pure: touches no generator state.
 // Asynchronous like any Kokkos kernel on `space`. Throws std::invalid_argument if `box` does
@@ -311,7 +417,9 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
       return;
     }
   }
-  if (Path != FillPath::generic && fill_rows<Path>(space, view, dist, state, box, global_stride))
+  if (Path != FillPath::generic &&
+      (fill_rows<Path>(space, view, dist, state, box, global_stride) ||
+       fill_columns<Path>(space, view, dist, state, box, global_stride)))
     return;
 
   FillGenericFunctor<T, Dist> functor;

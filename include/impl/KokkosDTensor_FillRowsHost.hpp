@@ -158,13 +158,9 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     if (end > row_end_block) end = row_end_block;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    (void)item;  // host execution spaces only
-#else
-    T* row;
-    std::uint64_t row_start, begin, end;
-    locate_chunk(item, row, row_start, begin, end);
+  // Blocks [begin, end) of the row at `row` / `row_start` by the fastest chunk loop the CPU
+  // runs (also the columns kernel's, into its buffer).
+  void fill_blocks(T* row, std::uint64_t row_start, std::uint64_t begin, std::uint64_t end) const {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
     if (use_avx512) {
       fill_chunk_avx512(row, row_start, begin, end);
@@ -176,6 +172,16 @@ struct FillRowsHostFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     }
 #endif
     fill_chunk(row, row_start, begin, end);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Index item) const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    (void)item;  // host execution spaces only
+#else
+    T* row;
+    std::uint64_t row_start, begin, end;
+    locate_chunk(item, row, row_start, begin, end);
+    fill_blocks(row, row_start, begin, end);
 #endif
   }
 };
