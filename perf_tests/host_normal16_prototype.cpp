@@ -2,8 +2,8 @@
 // AVX-512 lanes, three ways (gathers; 128-bit loads and a transpose; the top four octaves of
 // the table in registers by vpermt2ps), against the library's AVX2 transform. Checks the bits
 // against the scalar normal_from_word on a stride-257 walk over the 2^32 words, then prints
-// ns per normal (words in L1, one thread). docs/performance.md, "Host: a 16-lane normal
-// transform, prototyped". Build on x86-64 against any Kokkos install (headers only):
+// ns per normal (words in L1, one thread). docs/performance.md, "Why it is built this way".
+// Build on x86-64 against any Kokkos install (headers only):
 //   g++ -std=c++17 -O3 -I include -I <kokkos>/include perf_tests/host_normal16_prototype.cpp
 // It prints "no AVX-512F" and stops on CPUs without it.
 #include <algorithm>

@@ -182,7 +182,7 @@ __global__ void curand_kernel_uniform(unsigned long long seed, long long n, int 
 
 // A fill by non-temporal stores (vmovntps) on host spaces, x86-64 GCC/Clang: the ceiling of a
 // fill whose stores do not read each cache line first. deep_copy's fill and the library's
-// host fills use ordinary stores, which do (docs/performance.md, "Host: non-temporal stores").
+// host fills use ordinary stores, which do (docs/performance.md, "Why it is built this way").
 #if KDT_PERF_STREAMING_FILL
 struct StreamingFill {
   float* data;

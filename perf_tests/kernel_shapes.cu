@@ -1,5 +1,5 @@
 // kernel_shapes: which CUDA kernel shape lets a Philox fill run at the memory rate
-// (docs/performance.md, "What a lean kernel reaches"). Runs the library's distribution
+// (docs/performance.md, "Why it is built this way"). Runs the library's distribution
 // objects in plain CUDA kernels of several shapes and in the library's own functor, checks
 // that all of them write the same bytes, and times each against cudaMemset on the same
 // buffer (2^28 four-byte elements, median of 30). Not part of the CMake build. Build with
@@ -345,8 +345,8 @@ int main(int argc, char** argv) {
       check(op, "library functor Kokkos", out, elems, false);
     }
     if (launch_variants) {
-      // The same functor several ways (version 6 in docs/performance.md). Each row poisons
-      // the buffer, times `launch` and checks the bytes against the reference.
+      // The same functor several ways (docs/performance.md, "Why it is built this way").
+      // Each row poisons the buffer, times `launch` and checks the bytes against the reference.
       const auto f = make_functor<Dist, 4>(out, dist, key, nblocks);
       const int items = int(f.interior_items);
       auto row = [&](const char* name, auto launch, int launches = 1) {

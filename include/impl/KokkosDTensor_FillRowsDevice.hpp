@@ -11,7 +11,7 @@ namespace Impl {
 
 // Philox blocks per device work item for ops that only write (below). 8 rather than 4:
 // through Kokkos' RangePolicy loop, K = 4 lost 7-10% against the same body launched as a
-// plain CUDA kernel on the H200, K = 8 did not (docs/performance.md, version 6).
+// plain CUDA kernel on the H200, K = 8 did not (docs/performance.md, "Why it is built this way").
 constexpr int strided_blocks_per_item = 8;
 
 // Device style. A row's work items are `interior_items` items for its whole blocks (item t
@@ -33,7 +33,7 @@ constexpr int strided_blocks_per_item = 8;
 // the same in every thread, so the first rounds' work on it is done once for all K blocks.
 // On the H200, through Kokkos' RangePolicy, uniform_ f32 ran 3% (this body, K = 4) to 7% (a
 // minimal body) faster with it than with a 64-bit counter per block (docs/performance.md,
-// version 6).
+// "Why it is built this way").
 template <class T, class Dist, bool OneRow, class Index, int K, bool VectorStores, bool SharedHigh>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
   static constexpr bool is_host_style = false;

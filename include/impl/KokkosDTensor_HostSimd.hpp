@@ -2,9 +2,9 @@
 // an AVX-512 version over 16, for CPUs that have it) and of the transforms that dominate
 // host fills (uniform and normal f32/f64, random bits, bernoulli, dropout), written with
 // intrinsics so that they do not depend on the auto-vectoriser (docs/performance.md,
-// "CPU figures"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp) in a function
-// compiled for AVX2+FMA and chosen at run time, so the library still builds and runs with
-// default flags on any x86-64 CPU.
+// "Why it is built this way"). Used by FillRowsHostFunctor (KokkosDTensor_FillRowsHost.hpp)
+// in a function compiled for AVX2+FMA and chosen at run time, so the library still builds
+// and runs with default flags on any x86-64 CPU.
 //
 // Same bits as the scalar code, by construction:
 //  - Philox is integer arithmetic; the 32x32->64-bit products come from vpmuludq.
@@ -444,7 +444,8 @@ KOKKOSDTENSOR_IMPL_AVX2 void sincospi(__m256 x, __m256& s, __m256& c) {
 //  The 4 coefficients of each lane's entry (16 contiguous bytes) come from one 128-bit load
 //  per lane and a 4x4 transpose per half: 0.58 ns per normal on one Zen 4 core against
 //  1.97 ns for four 8-lane gathers (normal_coefficients_gather, kept for comparison and
-//  tested) and 0.61 ns with vpextrd for the indices (docs/performance.md, "normal_ v2").
+//  tested) and 0.61 ns with vpextrd for the indices (docs/performance.md, "Why it is built
+//  this way").
 //  z = fma(fma(fma(c3, u, c2), u, c1), u, c0) with the sign bit of w XORed in.
 KOKKOSDTENSOR_IMPL_AVX2 void normal_coefficients_load(const float* table, __m256i idx, __m256& c0,
                                                       __m256& c1, __m256& c2, __m256& c3) {
