@@ -5,7 +5,7 @@
 // (SPEC section 4c, docs/streams.md). Same constructors, init, get_state(), get_state(index),
 // free_state(gen), generator_type with urand/urand64/rand/rand64/frand/drand/normal and the
 // MAX_* constants, so existing kernels and Kokkos::fill_random(view, pool, range) /
-// fill_random(view, pool, begin, end) work unchanged.
+// fill_random(view, pool, begin, end) work unchanged, on Views and DynRankViews.
 //
 // State `index` is its own Philox4x32-10 stream: its word W is lane W % 4 of
 //   philox4x32_10(counter = {lo32(W/4), hi32(W/4), lo32(index), hi32(index) | 0x80000000},
