@@ -4,7 +4,8 @@
 // moments are right, get_state(index) is deterministic and continues after free_state, state
 // `index` draws the documented Philox words (never the ops' words), a kernel written for Kokkos'
 // pool compiles and runs unchanged, and a pool of many states constructs. Kokkos::fill_random
-// on a DynRankView gives the values of the View of its rank and extents.
+// on a DynRankView gives the values of the View of its rank and extents, and Kokkos 4.7's
+// Pool(exec, seed[, num_states]) and init(exec, ...) draw as Pool(seed[, num_states]).
 
 #include <gtest/gtest.h>
 
@@ -348,7 +349,7 @@ void PhiloxPool_ManyStates() {
 
 TEST(PhiloxPool, ManyStates) { PhiloxPool_ManyStates(); }
 
-// ---- Kokkos::fill_random on a DynRankView (issue 28) ----------------------------------------
+// ---- Kokkos::fill_random on a DynRankView, Pool(exec, seed[, num_states]) (issue 28) -------
 
 namespace {
 
@@ -426,6 +427,74 @@ void check_fill_random_dyn_rank_view(T begin, T end) {
   }
 }
 
+// Per-index draws of every state: urand, then urand64, drand, normal.
+Kokkos::View<std::uint64_t**, TestSpace> draws_per_state(const Pool& pool, int words) {
+  const int states = pool.num_states();
+  Kokkos::View<std::uint64_t**, TestSpace> out("out", states, words);
+  Kokkos::parallel_for(
+      "draws", Kokkos::RangePolicy<TestSpace>(0, states), KOKKOS_LAMBDA(int i) {
+        auto gen = pool.get_state(i);
+        for (int k = 0; k < words; ++k) {
+          const int kind = k % 4;
+          if (kind == 0) out(i, k) = gen.urand();
+          if (kind == 1) out(i, k) = gen.urand64();
+          if (kind == 2) out(i, k) = static_cast<std::uint64_t>(gen.drand() * 9007199254740992.0);
+          if (kind == 3) out(i, k) = static_cast<std::uint64_t>(gen.normal() * 1e15 + 1e17);
+        }
+        pool.free_state(gen);
+      });
+  Kokkos::fence();
+  return out;
+}
+
+// Pools a and b draw alike: as many states, the same per-state draws (twice: the second
+// round continues each state), the same fills.
+void expect_same_draws(Pool a, Pool b, const std::string& what) {
+  ASSERT_EQ(a.num_states(), b.num_states()) << what;
+  EXPECT_EQ(a.seed(), b.seed()) << what;
+  for (int round = 0; round < 2; ++round) {
+    const auto da = kdt::to_host_row_major(draws_per_state(a, 9));
+    const auto db = kdt::to_host_row_major(draws_per_state(b, 9));
+    ASSERT_EQ(da.size(), db.size());
+    EXPECT_EQ(std::memcmp(da.data(), db.data(), da.size() * sizeof(std::uint64_t)), 0)
+        << what << " round " << round;
+  }
+  Kokkos::View<double**, TestSpace> fa("fa", 7, 33), fb("fb", 7, 33);
+  Kokkos::fill_random(TestSpace(), fa, a, -1.0, 1.0);
+  Kokkos::fill_random(fb, b, -1.0, 1.0);
+  EXPECT_EQ(row_major_values(fa), row_major_values(fb)) << what;
+  EXPECT_EQ(fill_position_of(a), fill_position_of(b)) << what;
+}
+
+void PhiloxPool_ExecutionSpaceConstructors() {
+  const TestSpace exec;
+  const std::uint64_t seed = 0x0123456789abcdefull;
+  {
+    Pool with_exec(exec, seed);
+    exec.fence();
+    EXPECT_EQ(with_exec.num_states(), exec.concurrency());
+    expect_same_draws(with_exec, Pool(seed), "Pool(exec, seed)");
+  }
+  for (const int n : {1, 5, 1000}) {
+    Pool with_exec(exec, seed, n);
+    exec.fence();
+    EXPECT_EQ(with_exec.num_states(), n);
+    expect_same_draws(with_exec, Pool(seed, n), "Pool(exec, seed, " + std::to_string(n) + ")");
+  }
+  Pool with_exec(exec, seed, 0);  // as Pool(seed, 0): one state
+  exec.fence();
+  expect_same_draws(with_exec, Pool(seed, 0), "Pool(exec, seed, 0)");
+  // init(exec, seed, n) restarts as init(seed, n) does, after draws and fills.
+  Pool a(exec, 1, 3), b(2, 3);
+  draws_per_state(a, 5);
+  Kokkos::View<float*, TestSpace> f("f", 10);
+  Kokkos::fill_random(f, b, 1.0f);
+  a.init(exec, seed, 64);
+  exec.fence();
+  b.init(seed, 64);
+  expect_same_draws(a, b, "init(exec, seed, n)");
+}
+
 }  // namespace
 
 TEST(PhiloxPool, FillRandomOnDynRankViewLayoutRight) {
@@ -440,3 +509,5 @@ TEST(PhiloxPool, FillRandomOnDynRankViewLayoutLeft) {
   check_fill_random_dyn_rank_view<double, Kokkos::LayoutLeft>(-1e-3, 5.0);
   check_fill_random_dyn_rank_view<std::int16_t, Kokkos::LayoutLeft>(-300, 300);
 }
+
+TEST(PhiloxPool, ExecutionSpaceConstructors) { PhiloxPool_ExecutionSpaceConstructors(); }
