@@ -1,8 +1,8 @@
 #ifndef KOKKOSDTENSOR_INIT_HPP
 #define KOKKOSDTENSOR_INIT_HPP
 
-// Parameter initialisation with torch.nn.init's conventions, on plain Kokkos Views and on
-// DTensors (docs/init.md):
+// Parameter initialisation with torch.nn.init's conventions, on plain Kokkos Views (and
+// DynRankViews) and on DTensors (docs/init.md):
 //
 //   kaiming_uniform_(t, a = 0, mode = "fan_in", nonlinearity = "leaky_relu")
 //   kaiming_normal_(t, a = 0, mode = "fan_in", nonlinearity = "leaky_relu")
@@ -13,7 +13,8 @@
 //   calculate_gain(nonlinearity, param)   calculate_fan_in_and_fan_out(shape or t)
 //
 // Fans (PyTorch's _calculate_fan_in_and_fan_out), from the GLOBAL shape of a DTensor and
-// the extents of a View; tensors with fewer than 2 dims are refused:
+// the extents of a View (a DynRankView: of its run-time rank); tensors with fewer than 2
+// dims are refused:
 //   receptive_field = product of shape[2:] (1 for a 2-D tensor)
 //   fan_in  = shape[1] * receptive_field
 //   fan_out = shape[0] * receptive_field
@@ -56,6 +57,7 @@
 #include <KokkosDTensor_Placement.hpp>
 #include <KokkosDTensor_RandomOps.hpp>
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -133,9 +135,9 @@ inline bool is_fan_out_mode(const std::string& mode, const char* function) {
   throw_invalid_argument(function, "mode", format_value(mode), "must be \"fan_in\" or \"fan_out\"");
 }
 
-// The shape the fans come from: a View's extents, a DTensor's global shape.
+// The shape the fans come from: a View's (or DynRankView's) extents, a DTensor's global shape.
 template <class ViewType>
-std::enable_if_t<Kokkos::is_view<ViewType>::value, std::vector<std::int64_t>> init_shape(
+std::enable_if_t<is_view_or_dyn_rank_view<ViewType>::value, std::vector<std::int64_t>> init_shape(
     const ViewType& view) {
   return view_extents(view);
 }
@@ -233,6 +235,20 @@ std::enable_if_t<Kokkos::is_view<ViewType>::value> fill_constant(
     const typename ViewType::non_const_value_type& value, const char* function) {
   require_kokkos_initialized(function);
   Kokkos::deep_copy(space, view, value);
+}
+template <class ExecSpace, class DataType, class... Props>
+void fill_constant(
+    const ExecSpace& space, const Kokkos::DynRankView<DataType, Props...>& view,
+    const typename Kokkos::DynRankView<DataType, Props...>::non_const_value_type& value,
+    const char* function) {
+  require_kokkos_initialized(function);
+#if KOKKOS_VERSION >= 30600
+  Kokkos::deep_copy(space, view, value);
+#else
+  // (Kokkos < 3.6 can not deep_copy a value into a DynRankView on an instance: fenced.)
+  (void)space;
+  Kokkos::deep_copy(view, value);
+#endif
 }
 template <class ExecSpace, class DataType, class... Props>
 void fill_constant(const ExecSpace& space, const DTensor<DataType, Props...>& t,

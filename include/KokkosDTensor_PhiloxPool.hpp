@@ -2,10 +2,11 @@
 #define KOKKOSDTENSOR_PHILOXPOOL_HPP
 
 // Random_Philox_Pool<DeviceType>: a drop-in for Kokkos::Random_XorShift64_Pool<DeviceType>
-// (SPEC section 4c, docs/streams.md). Same constructors, init, get_state(), get_state(index),
-// free_state(gen), generator_type with urand/urand64/rand/rand64/frand/drand/normal and the
-// MAX_* constants, so existing kernels and Kokkos::fill_random(view, pool, range) /
-// fill_random(view, pool, begin, end) work unchanged.
+// (SPEC section 4c, docs/streams.md). Same constructors (Kokkos 4.7's Pool(exec, seed[, n])
+// too, on every Kokkos version), init, get_state(), get_state(index), free_state(gen),
+// generator_type with urand/urand64/rand/rand64/frand/drand/normal and the MAX_* constants,
+// so existing kernels and Kokkos::fill_random(view, pool, range) / fill_random(view, pool,
+// begin, end) work unchanged, on Views and DynRankViews.
 //
 // State `index` is its own Philox4x32-10 stream: its word W is lane W % 4 of
 //   philox4x32_10(counter = {lo32(W/4), hi32(W/4), lo32(index), hi32(index) | 0x80000000},
@@ -224,19 +225,34 @@ class Random_Philox_Pool {
   Random_Philox_Pool(std::uint64_t seed) { init(seed, execution_space().concurrency()); }
   /// `num_states` states (1 if `num_states` < 1).
   Random_Philox_Pool(std::uint64_t seed, int num_states) { init(seed, num_states); }
+  /// Pool(seed), initialised on `exec` (Kokkos 4.7's form): as many states as
+  /// exec.concurrency(), the same streams. Not fenced: fence `exec` before using the pool on
+  /// another instance.
+  Random_Philox_Pool(const execution_space& exec, std::uint64_t seed) {
+    init(exec, seed, exec.concurrency());
+  }
+  /// Pool(seed, num_states), initialised on `exec`; not fenced.
+  Random_Philox_Pool(const execution_space& exec, std::uint64_t seed, int num_states) {
+    init(exec, seed, num_states);
+  }
 
   /// (Re)starts the pool: every state, and the fill stream, at the beginning of its stream.
-  /// One allocation and one deep_copy of zeros; no loop over states on the host.
+  /// One allocation and one deep_copy of zeros; no loop over states on the host. Fenced.
   void init(std::uint64_t seed, int num_states) {
+    init(execution_space(), seed, num_states);
+    execution_space().fence();
+  }
+  /// init(seed, num_states) on `exec`, not fenced (the streams do not depend on `exec`).
+  void init(const execution_space& exec, std::uint64_t seed, int num_states) {
     if (num_states < 1) num_states = 1;
     seed_ = seed;
     key_ = Impl::philox_key_schedule(seed);
     num_states_ = num_states;
     counters_ = Kokkos::View<std::uint64_t*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing,
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
                            "KokkosDTensor::Random_Philox_Pool::counters"),
         2 * static_cast<std::size_t>(num_states));
-    Kokkos::deep_copy(counters_, std::uint64_t(0));
+    Kokkos::deep_copy(exec, counters_, std::uint64_t(0));
     fill_position_ = Kokkos::View<std::uint64_t, Kokkos::HostSpace>(
         "KokkosDTensor::Random_Philox_Pool::fill_position");
   }

@@ -25,12 +25,16 @@
 //                                       else x / (1 - p); returns the state it drew from
 //                                       (dropout_backward_, dropout_mask_ below)
 //   trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2)   normal truncated to [a, b]
+// A Kokkos::DynRankView is a target too: it gets the values of the View of its rank and
+// extents, from the same compiled kernels.
 
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_HostCopy.hpp>
 #include <KokkosDTensor_RNGState.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <cstdint>
 #include <impl/KokkosDTensor_RandomTarget.hpp>
+#include <impl/KokkosDTensor_StridedCopy.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -104,8 +108,13 @@ RNGState bernoulli_with_probabilities(const ExecSpace& space, const Target& t,
   require_probabilities(t, probabilities, function);
   const auto source = RandomTarget<Probabilities>::local_view(probabilities);
   const auto copy_in = [&](const auto& local) {
-    // (Ranks that differ were rejected above; this only keeps such calls compiling.)
-    if constexpr (std::decay_t<decltype(local)>::rank == std::decay_t<decltype(source)>::rank)
+    using Local = std::decay_t<decltype(local)>;
+    using Source = std::decay_t<decltype(source)>;
+    // A DynRankView (which Kokkos 3.4 can not deep_copy on an instance): element by element.
+    // (Ranks that differ were rejected above; the rank test only keeps such calls compiling.)
+    if constexpr (Kokkos::is_dyn_rank_view<Local>::value || Kokkos::is_dyn_rank_view<Source>::value)
+      copy_elements(space, local, source);
+    else if constexpr (static_cast<int>(Local::rank) == static_cast<int>(Source::rank))
       Kokkos::deep_copy(space, local, source);
   };
   return RandomTarget<Target>::apply(space, t,

@@ -2,12 +2,14 @@
 // (values computed by hand / with Python's math module the way torch.nn.init does), the
 // inits are exactly uniform_/normal_ with PyTorch's bounds, a DTensor init equals the same
 // init on one rank for every mesh and placement, sample statistics match the formulas, and
-// every bad argument throws before anything changes. Runs on any number of ranks.
+// every bad argument throws before anything changes; on a DynRankView the inits are those of
+// the View of its rank. Runs on any number of ranks.
 
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <KokkosDTensor.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -54,6 +56,59 @@ void expect_throw_message(F call, const std::string& message) {
     EXPECT_EQ(std::string(e.what()), message);
   } catch (const std::exception& e) {
     ADD_FAILURE() << "wrong exception type: " << e.what();
+  }
+}
+
+// Row-major values of a DynRankView, read through Kokkos' own indexing.
+template <class T, class... Properties>
+std::vector<T> values_of(const Kokkos::DynRankView<T, Properties...>& view) {
+  Kokkos::fence();
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  std::vector<T> values;
+  std::size_t i[7] = {};
+  for (std::size_t l = 0; l < host.size(); ++l) {
+    std::size_t rest = l;
+    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
+      i[d] = rest % host.extent(d);
+      rest /= host.extent(d);
+    }
+    values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
+  }
+  return values;
+}
+
+// Init number `which` on t, from gen (the default generator for the last random one).
+template <class Tensor>
+void run_init(int which, const Tensor& t, kdt::Generator& gen) {
+  const Kokkos::DefaultExecutionSpace space;
+  switch (which) {
+    case 0:
+      kdt::kaiming_uniform_(t, 0.1, "fan_out", "relu", gen);
+      break;
+    case 1:
+      kdt::kaiming_normal_(space, t, 0.0, "fan_in", "leaky_relu", gen);
+      break;
+    case 2:
+      kdt::xavier_uniform_(t, 1.5, gen);
+      break;
+    case 3:
+      kdt::xavier_normal_(space, t, 0.5, gen);
+      break;
+    case 4:
+      kdt::trunc_normal_(t, 0.0, 1.0, -1.0, 2.0, gen);
+      break;
+    case 5:
+      kdt::kaiming_uniform_(t);
+      break;
+    case 6:
+      kdt::constant_(t, 2.5f);
+      break;
+    case 7:
+      kdt::ones_(space, t);
+      break;
+    default:
+      kdt::zeros_(t);
+      break;
   }
 }
 
@@ -437,3 +492,39 @@ TEST_F(Init, BadArgumentsThrowAndChangeNothing) {
       "KokkosDTensor::zeros_: the DTensor \"later\" is not allocated (call allocate() first)");
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{31, 0}));
 }
+
+// The inits on a Kokkos::DynRankView (issue 28): the values and state advance of the same
+// init on the View of its rank and extents (both layouts); its fans are the View's; a
+// DynRankView of rank 1 has none, which is refused as for a View.
+template <class Layout>
+void check_dyn_rank_view_inits() {
+  Kokkos::View<float***, Layout> view("view", 5, 3, 7);
+  Kokkos::DynRankView<float, Layout> drv("drv", 5, 3, 7);
+  const auto fans = kdt::calculate_fan_in_and_fan_out(drv);
+  EXPECT_EQ(fans.fan_in, kdt::calculate_fan_in_and_fan_out(view).fan_in);
+  EXPECT_EQ(fans.fan_out, kdt::calculate_fan_in_and_fan_out(view).fan_out);
+  const kdt::RNGState start{42, 16};
+  for (int which = 0; which < 9; ++which) {
+    kdt::Generator gen_view, gen_drv;
+    gen_view.set_state(start);
+    gen_drv.set_state(start);
+    kdt::default_generator().set_state(start);
+    run_init(which, view, gen_view);
+    const kdt::RNGState default_after_view = kdt::default_generator().get_state();
+    kdt::default_generator().set_state(start);
+    run_init(which, drv, gen_drv);
+    EXPECT_EQ(values_of(drv), values_of(view)) << which;
+    EXPECT_EQ(gen_drv.get_state(), gen_view.get_state()) << which;
+    EXPECT_EQ(kdt::default_generator().get_state(), default_after_view) << which;
+  }
+  Kokkos::DynRankView<float, Layout> bias("bias", 7);
+  kdt::Generator gen(3);
+  expect_throw_message<std::invalid_argument>(
+      [&] { kdt::xavier_uniform_(bias, 1.0, gen); },
+      "KokkosDTensor::xavier_uniform_: argument 't' = shape [7]: must have at least 2 dims: fan "
+      "in and fan out can not be computed for a tensor with fewer than 2 dimensions");
+  EXPECT_EQ(gen.get_state(), (kdt::RNGState{3, 0}));
+}
+
+TEST_F(Init, DynRankViewAsTheViewLayoutRight) { check_dyn_rank_view_inits<Kokkos::LayoutRight>(); }
+TEST_F(Init, DynRankViewAsTheViewLayoutLeft) { check_dyn_rank_view_inits<Kokkos::LayoutLeft>(); }

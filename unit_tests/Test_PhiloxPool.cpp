@@ -3,7 +3,9 @@
 // integer Views (values in range) and draws the documented fill-stream words, uniform and normal
 // moments are right, get_state(index) is deterministic and continues after free_state, state
 // `index` draws the documented Philox words (never the ops' words), a kernel written for Kokkos'
-// pool compiles and runs unchanged, and a pool of many states constructs.
+// pool compiles and runs unchanged, and a pool of many states constructs. Kokkos::fill_random
+// on a DynRankView gives the values of the View of its rank and extents, and Kokkos 4.7's
+// Pool(exec, seed[, num_states]) and init(exec, ...) draw as Pool(seed[, num_states]).
 
 #include <gtest/gtest.h>
 
@@ -12,11 +14,13 @@
 #include <KokkosDTensor_PhiloxPool.hpp>
 #include <KokkosDTensor_Rng.hpp>
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <Kokkos_Random.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -344,3 +348,166 @@ void PhiloxPool_ManyStates() {
 }
 
 TEST(PhiloxPool, ManyStates) { PhiloxPool_ManyStates(); }
+
+// ---- Kokkos::fill_random on a DynRankView, Pool(exec, seed[, num_states]) (issue 28) -------
+
+namespace {
+
+using Extents = std::vector<std::int64_t>;
+
+template <class T, class Layout>
+Kokkos::DynRankView<T, Layout, TestSpace> make_dyn_rank_view(const Extents& extents) {
+  std::size_t n[7];
+  for (std::size_t d = 0; d < 7; ++d)
+    n[d] = d < extents.size() ? static_cast<std::size_t>(extents[d]) : KOKKOS_INVALID_INDEX;
+  return Kokkos::DynRankView<T, Layout, TestSpace>("drv", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
+}
+
+// Row-major values of a DynRankView, read through Kokkos' own indexing.
+template <class T, class... Properties>
+std::vector<T> row_major_values(const Kokkos::DynRankView<T, Properties...>& view) {
+  Kokkos::fence();
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  std::vector<T> values;
+  std::size_t i[7] = {};
+  for (std::size_t l = 0; l < host.size(); ++l) {
+    std::size_t rest = l;
+    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
+      i[d] = rest % host.extent(d);
+      rest /= host.extent(d);
+    }
+    values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
+  }
+  return values;
+}
+
+template <class ViewType>
+std::vector<typename ViewType::non_const_value_type> row_major_values(const ViewType& view) {
+  Kokkos::fence();
+  const auto host = kdt::to_host_row_major(view);
+  return std::vector<typename ViewType::non_const_value_type>(host.data(),
+                                                              host.data() + host.size());
+}
+
+// Calls f with a new View of layout Layout, rank extents.size() (0 to 4) and these extents.
+template <class T, class Layout, int Rank = 0, class F>
+void with_view(const Extents& extents, F f) {
+  if constexpr (Rank < 4) {
+    if (extents.size() != Rank) return with_view<T, Layout, Rank + 1>(extents, f);
+  }
+  using ViewType = Kokkos::View<typename kdt::Impl::RankDataType<T, Rank>::type, Layout, TestSpace>;
+  f(kdt::Impl::allocate_view<ViewType>("view", extents));
+}
+
+// Kokkos::fill_random(exec, a, pool, begin, end), then the range form without an instance, on
+// a DynRankView and on the View of the same rank and extents, each from its own pool of the
+// same seed: the same values, and the pools' fill positions move alike.
+template <class T, class Layout>
+void check_fill_random_dyn_rank_view(T begin, T end) {
+  for (const Extents& extents :
+       std::vector<Extents>{{}, {127}, {5, 127}, {3, 5, 127}, {3, 5, 3, 127}, {3, 0, 5}}) {
+    with_view<T, Layout>(extents, [&](const auto& view) {
+      const std::string what = std::string(typeid(T).name()) + " rank " +
+                               std::to_string(extents.size()) + " size " +
+                               std::to_string(view.size());
+      const auto drv = make_dyn_rank_view<T, Layout>(extents);
+      Pool pool_view(0xfeedull, 16), pool_drv(0xfeedull, 16);
+      Kokkos::fill_random(TestSpace(), view, pool_view, begin, end);
+      Kokkos::fill_random(TestSpace(), drv, pool_drv, begin, end);
+      const auto first = row_major_values(drv);
+      EXPECT_EQ(first, row_major_values(view)) << what;
+      EXPECT_EQ(fill_position_of(pool_drv), fill_position_of(pool_view)) << what;
+      Kokkos::fill_random(view, pool_view, end);
+      Kokkos::fill_random(drv, pool_drv, end);
+      const auto second = row_major_values(drv);
+      EXPECT_EQ(second, row_major_values(view)) << what;
+      EXPECT_EQ(fill_position_of(pool_drv), fill_position_of(pool_view)) << what;
+      if (view.size() > 0) EXPECT_NE(second, first) << what;  // the fill stream moved on
+    });
+  }
+}
+
+// Per-index draws of every state: urand, then urand64, drand, normal.
+Kokkos::View<std::uint64_t**, TestSpace> draws_per_state(const Pool& pool, int words) {
+  const int states = pool.num_states();
+  Kokkos::View<std::uint64_t**, TestSpace> out("out", states, words);
+  Kokkos::parallel_for(
+      "draws", Kokkos::RangePolicy<TestSpace>(0, states), KOKKOS_LAMBDA(int i) {
+        auto gen = pool.get_state(i);
+        for (int k = 0; k < words; ++k) {
+          const int kind = k % 4;
+          if (kind == 0) out(i, k) = gen.urand();
+          if (kind == 1) out(i, k) = gen.urand64();
+          if (kind == 2) out(i, k) = static_cast<std::uint64_t>(gen.drand() * 9007199254740992.0);
+          if (kind == 3) out(i, k) = static_cast<std::uint64_t>(gen.normal() * 1e15 + 1e17);
+        }
+        pool.free_state(gen);
+      });
+  Kokkos::fence();
+  return out;
+}
+
+// Pools a and b draw alike: as many states, the same per-state draws (twice: the second
+// round continues each state), the same fills.
+void expect_same_draws(Pool a, Pool b, const std::string& what) {
+  ASSERT_EQ(a.num_states(), b.num_states()) << what;
+  EXPECT_EQ(a.seed(), b.seed()) << what;
+  for (int round = 0; round < 2; ++round) {
+    const auto da = kdt::to_host_row_major(draws_per_state(a, 9));
+    const auto db = kdt::to_host_row_major(draws_per_state(b, 9));
+    ASSERT_EQ(da.size(), db.size());
+    EXPECT_EQ(std::memcmp(da.data(), db.data(), da.size() * sizeof(std::uint64_t)), 0)
+        << what << " round " << round;
+  }
+  Kokkos::View<double**, TestSpace> fa("fa", 7, 33), fb("fb", 7, 33);
+  Kokkos::fill_random(TestSpace(), fa, a, -1.0, 1.0);
+  Kokkos::fill_random(fb, b, -1.0, 1.0);
+  EXPECT_EQ(row_major_values(fa), row_major_values(fb)) << what;
+  EXPECT_EQ(fill_position_of(a), fill_position_of(b)) << what;
+}
+
+void PhiloxPool_ExecutionSpaceConstructors() {
+  const TestSpace exec;
+  const std::uint64_t seed = 0x0123456789abcdefull;
+  {
+    Pool with_exec(exec, seed);
+    exec.fence();
+    EXPECT_EQ(with_exec.num_states(), exec.concurrency());
+    expect_same_draws(with_exec, Pool(seed), "Pool(exec, seed)");
+  }
+  for (const int n : {1, 5, 1000}) {
+    Pool with_exec(exec, seed, n);
+    exec.fence();
+    EXPECT_EQ(with_exec.num_states(), n);
+    expect_same_draws(with_exec, Pool(seed, n), "Pool(exec, seed, " + std::to_string(n) + ")");
+  }
+  Pool with_exec(exec, seed, 0);  // as Pool(seed, 0): one state
+  exec.fence();
+  expect_same_draws(with_exec, Pool(seed, 0), "Pool(exec, seed, 0)");
+  // init(exec, seed, n) restarts as init(seed, n) does, after draws and fills.
+  Pool a(exec, 1, 3), b(2, 3);
+  draws_per_state(a, 5);
+  Kokkos::View<float*, TestSpace> f("f", 10);
+  Kokkos::fill_random(f, b, 1.0f);
+  a.init(exec, seed, 64);
+  exec.fence();
+  b.init(seed, 64);
+  expect_same_draws(a, b, "init(exec, seed, n)");
+}
+
+}  // namespace
+
+TEST(PhiloxPool, FillRandomOnDynRankViewLayoutRight) {
+  check_fill_random_dyn_rank_view<float, Kokkos::LayoutRight>(-2.5f, 4.0f);
+  check_fill_random_dyn_rank_view<double, Kokkos::LayoutRight>(-1e-3, 5.0);
+  check_fill_random_dyn_rank_view<std::int32_t, Kokkos::LayoutRight>(-1000, 1000);
+  check_fill_random_dyn_rank_view<std::uint64_t, Kokkos::LayoutRight>(10u, 1u << 20);
+}
+
+TEST(PhiloxPool, FillRandomOnDynRankViewLayoutLeft) {
+  check_fill_random_dyn_rank_view<float, Kokkos::LayoutLeft>(-2.5f, 4.0f);
+  check_fill_random_dyn_rank_view<double, Kokkos::LayoutLeft>(-1e-3, 5.0);
+  check_fill_random_dyn_rank_view<std::int16_t, Kokkos::LayoutLeft>(-300, 300);
+}
+
+TEST(PhiloxPool, ExecutionSpaceConstructors) { PhiloxPool_ExecutionSpaceConstructors(); }

@@ -111,7 +111,7 @@ struct RandomTarget<DTensor<DataType, Props...>> {
   static std::vector<std::int64_t> index_origin(const dtensor_type& t) { return t.global_offset(); }
   template <class Other>
   static bool same_shape(const dtensor_type& t, const Other& other) {
-    if constexpr (RandomTarget<Other>::is_target && !Kokkos::is_view<Other>::value) {
+    if constexpr (RandomTarget<Other>::is_target && !is_view_or_dyn_rank_view<Other>::value) {
       return t.spec() == other.spec();
     } else {
       return false;

@@ -481,6 +481,37 @@ void fill_random(const ExecSpace& space, const ViewType& view, const Dist& dist,
   fill_random_with<FillPath::automatic>(space, view, dist, state, box);
 }
 
+// A Kokkos::DynRankView takes the kernels of the View of its run-time rank: StridedData
+// built from rank(), extents and strides reaches the same fill_strided (compiled in the
+// library), so it gets the same values at the same speed and instantiates no kernel.
+template <class DataType, class... Properties>
+GlobalBox whole_view_box(const Kokkos::DynRankView<DataType, Properties...>& view) {
+  GlobalBox box;
+  box.rank = static_cast<int>(view.rank());
+  for (int d = 0; d < box.rank; ++d)
+    box.global_extent[d] = static_cast<std::int64_t>(view.extent(d));
+  return box;
+}
+
+template <class ExecSpace, class DataType, class... Properties, class Dist>
+void fill_random(const ExecSpace& space, const Kokkos::DynRankView<DataType, Properties...>& view,
+                 const Dist& dist, const RNGState& state, const GlobalBox& box) {
+  using ViewType = Kokkos::DynRankView<DataType, Properties...>;
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "fill_random: not an execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename ViewType::memory_space>::accessible,
+                "fill_random: the View's memory space is not accessible from the execution space");
+  static_assert(std::is_same<typename ViewType::value_type, typename Dist::value_type>::value,
+                "fill_random: the View's value type must be the distribution's (and not const)");
+  GlobalBox whole = box;
+  if (view.rank() == 0 && box.rank == 0) {  // one element, as a rank-0 View
+    whole.rank = 1;
+    whole.global_extent[0] = 1;
+    whole.origin[0] = 0;
+  }
+  fill_strided<FillPath::automatic>(space, strided_data(view), dist, state, whole);
+}
+
 }  // namespace Impl
 }  // namespace KokkosDTensor
 

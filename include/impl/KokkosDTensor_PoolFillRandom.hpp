@@ -8,8 +8,10 @@
 // each thread a state and 128 consecutive elements, which serialises a GPU's stores.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <Kokkos_Random.hpp>
 #include <impl/KokkosDTensor_FillRows.hpp>
+#include <impl/KokkosDTensor_StridedData.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +92,47 @@ void pool_fill_random(const ExecSpace& exec, const ViewType& view, const Pool& p
       });
   // The next fill starts at the next block past this one's words.
   pool.fill_position() += (count * words + 3) / 4 * 4;
+}
+
+// The data type of a View of rank N: T, T*, T**, ...
+template <class T, int N>
+struct RankDataType {
+  using type = typename RankDataType<T, N - 1>::type*;
+};
+template <class T>
+struct RankDataType<T, 0> {
+  using type = T;
+};
+
+// A DynRankView of run-time rank N is filled as the View of rank N over its elements (an
+// unmanaged LayoutStride View, as Kokkos' own fill_random does): the same kernel, values and
+// speed as that View, whatever the DynRankView's layout. (N counts up to view.rank().)
+template <int N = 0, class ExecSpace, class DynRankViewType, class Pool>
+void pool_fill_random_as_rank(const ExecSpace& exec, const DynRankViewType& view, const Pool& pool,
+                              typename DynRankViewType::const_value_type begin,
+                              typename DynRankViewType::const_value_type end) {
+  if constexpr (N < 7) {
+    if (view.rank() != N) return pool_fill_random_as_rank<N + 1>(exec, view, pool, begin, end);
+  }
+  const auto data = strided_data(view);
+  Kokkos::LayoutStride layout;
+  for (int d = 0; d < N; ++d) {
+    layout.dimension[d] = static_cast<std::size_t>(data.extent[d]);
+    layout.stride[d] = static_cast<std::size_t>(data.stride[d]);
+  }
+  using ViewType =
+      Kokkos::View<typename RankDataType<typename DynRankViewType::value_type, N>::type,
+                   Kokkos::LayoutStride, typename DynRankViewType::device_type,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  pool_fill_random(exec, ViewType(view.data(), layout), pool, begin, end);
+}
+
+template <class ExecSpace, class DataType, class... Properties, class Pool>
+void pool_fill_random(const ExecSpace& exec,
+                      const Kokkos::DynRankView<DataType, Properties...>& view, const Pool& pool,
+                      typename Kokkos::DynRankView<DataType, Properties...>::const_value_type begin,
+                      typename Kokkos::DynRankView<DataType, Properties...>::const_value_type end) {
+  pool_fill_random_as_rank(exec, view, pool, begin, end);
 }
 
 }  // namespace Impl

@@ -2,11 +2,13 @@
 #define KOKKOSDTENSOR_IMPL_RANDOMTARGET_HPP
 
 // What a random op needs to know about what it fills, and how an op's arguments reach it.
-// RandomTarget is specialised here for Views and in KokkosDTensor_DTensorRandomTarget.hpp
-// for DTensors, so that each op is written once (KokkosDTensor_RandomOps.hpp).
+// RandomTarget is specialised here for Views and DynRankViews and in
+// KokkosDTensor_DTensorRandomTarget.hpp for DTensors, so that each op is written once
+// (KokkosDTensor_RandomOps.hpp).
 
 #include <KokkosDTensor_Generator.hpp>
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <impl/KokkosDTensor_Distributions.hpp>
@@ -66,20 +68,27 @@ RNGState random_op_on_view(const ExecSpace& space, const ViewType& view, const D
   return state;
 }
 
+template <class T>
+struct is_view_or_dyn_rank_view
+    : std::integral_constant<bool,
+                             Kokkos::is_view<T>::value || Kokkos::is_dyn_rank_view<T>::value> {};
+
+// A View, or a DynRankView: filled as the View of its run-time rank (the fill_random
+// overloads of KokkosDTensor_FillDispatch.hpp), so with that View's values and kernels.
 template <class ViewType>
-struct RandomTarget<ViewType, std::enable_if_t<Kokkos::is_view<ViewType>::value>> {
+struct RandomTarget<ViewType, std::enable_if_t<is_view_or_dyn_rank_view<ViewType>::value>> {
   static constexpr bool is_target = true;
   using value_type = typename ViewType::non_const_value_type;
   using execution_space = typename ViewType::execution_space;
   static ViewType local_view(const ViewType& view) { return view; }
   // Global index of local element 0 (per dim), for error messages.
   static std::vector<std::int64_t> index_origin(const ViewType& view) {
-    return std::vector<std::int64_t>(ViewType::rank, 0);
+    return std::vector<std::int64_t>(view_extents(view).size(), 0);
   }
   // Whether `other` has the same elements in the same places (an element-wise operand).
   template <class Other>
   static bool same_shape(const ViewType& view, const Other& other) {
-    if constexpr (Kokkos::is_view<Other>::value) {
+    if constexpr (is_view_or_dyn_rank_view<Other>::value) {
       return view_extents(view) == view_extents(other);
     } else {
       return false;
@@ -128,7 +137,7 @@ template <class Op, class ExecSpace, class Target, class Params, std::size_t... 
 RNGState run_op(const ExecSpace& space, const Target& t, Generator* gen, const Params& params,
                 std::index_sequence<I...>) {
   static_assert(RandomTarget<Target>::is_target,
-                "KokkosDTensor random ops take a Kokkos::View or a DTensor");
+                "KokkosDTensor random ops take a Kokkos::View, DynRankView or DTensor");
   return RandomTarget<Target>::apply(
       space, t, Op::template make<target_value_t<Target>>(std::get<I>(params)...), gen, Op::name);
 }

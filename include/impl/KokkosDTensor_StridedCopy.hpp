@@ -46,6 +46,19 @@ void copy_strided(const ExecSpace& space, const StridedData<T>& dst, const Strid
                        CopyStridedFunctor<Add, T, U>{dst, src});
 }
 
+// dst(i...) = src(i...) for Views or DynRankViews of the same extents, on `space`, with no
+// kernel per View type: `src` is read in place where `space` reaches it, else from a copy in
+// dst's memory space (fenced). Not fenced otherwise.
+template <class ExecSpace, class Dst, class Src>
+void copy_elements(const ExecSpace& space, const Dst& dst, const Src& src) {
+  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, typename Src::memory_space>::accessible) {
+    copy_strided(space, strided_data(dst), strided_data(src));
+  } else {
+    const auto staged = Kokkos::create_mirror_view_and_copy(typename Dst::memory_space(), src);
+    copy_strided(space, strided_data(dst), strided_data(staged));
+  }
+}
+
 // Contiguous elements between memory spaces (one deep_copy per value type and space pair).
 template <class DstSpace, class SrcSpace, class T>
 void copy_contiguous(T* dst, const T* src, std::size_t count) {

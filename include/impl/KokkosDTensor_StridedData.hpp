@@ -4,6 +4,8 @@
 // A View as the kernels see it: pointer, extents and strides. Kernels keyed on this rather
 // than on the View type are shared by every rank, layout and subview of a value type.
 
+#include <Kokkos_DynRankView.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +36,28 @@ StridedData<typename ViewType::value_type> strided_data(const ViewType& view) {
   for (int d = 0; d < static_cast<int>(ViewType::rank); ++d) {
     v.extent[d] = static_cast<std::int64_t>(view.extent(d));
     v.stride[d] = static_cast<std::int64_t>(view.stride(d));
+  }
+  return v;
+}
+
+// A DynRankView as the View of its run-time rank would be: the same pointer, extents and
+// strides, so that it reaches the same kernels and gets the same values.
+template <class DataType, class... Properties>
+StridedData<typename Kokkos::DynRankView<DataType, Properties...>::value_type> strided_data(
+    const Kokkos::DynRankView<DataType, Properties...>& view) {
+  StridedData<typename Kokkos::DynRankView<DataType, Properties...>::value_type> v;
+  // (stride(array), the form every Kokkos version has, writes the strides of the rank-7 View
+  // beneath and its span.)
+  std::size_t strides[8] = {};
+  view.stride(strides);
+  const int rank = static_cast<int>(view.rank());
+  v.data = view.data();
+  v.rank = rank == 0 ? 1 : rank;
+  v.extent[0] = 1;
+  v.stride[0] = 1;
+  for (int d = 0; d < rank; ++d) {
+    v.extent[d] = static_cast<std::int64_t>(view.extent(d));
+    v.stride[d] = static_cast<std::int64_t>(strides[d]);
   }
   return v;
 }

@@ -5,6 +5,7 @@
 // a vector of extents, element access on the host.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,6 +24,15 @@ template <class ViewType>
 std::vector<std::int64_t> view_extents(const ViewType& view) {
   std::vector<std::int64_t> extents(view_rank<ViewType>());
   for (int i = 0; i < view_rank<ViewType>(); ++i)
+    extents[i] = static_cast<std::int64_t>(view.extent(i));
+  return extents;
+}
+
+// A DynRankView's extents: as many as its run-time rank.
+template <class DataType, class... Properties>
+std::vector<std::int64_t> view_extents(const Kokkos::DynRankView<DataType, Properties...>& view) {
+  std::vector<std::int64_t> extents(view.rank());
+  for (std::size_t i = 0; i < extents.size(); ++i)
     extents[i] = static_cast<std::int64_t>(view.extent(i));
   return extents;
 }
