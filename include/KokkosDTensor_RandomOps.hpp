@@ -98,6 +98,15 @@ void require_probabilities(const Target& t, const Probabilities& probabilities,
   }
 }
 
+// Whether A and B are Views of one rank. A trait, so that no compiler reads `rank` of a
+// DynRankView (a member function there): nvcc's front end did in a discarded branch.
+template <class A, class B, class = void>
+struct same_view_rank : std::false_type {};
+template <class A, class B>
+struct same_view_rank<A, B,
+                      std::enable_if_t<Kokkos::is_view<A>::value && Kokkos::is_view<B>::value>>
+    : std::integral_constant<bool, static_cast<int>(A::rank) == static_cast<int>(B::rank)> {};
+
 // bernoulli_(space, t, probabilities[, gen]): copies each element's p into t once every
 // check has passed, then draws in place (BernoulliFromInput).
 template <class ExecSpace, class Target, class Probabilities>
@@ -114,7 +123,7 @@ RNGState bernoulli_with_probabilities(const ExecSpace& space, const Target& t,
     // (Ranks that differ were rejected above; the rank test only keeps such calls compiling.)
     if constexpr (Kokkos::is_dyn_rank_view<Local>::value || Kokkos::is_dyn_rank_view<Source>::value)
       copy_elements(space, local, source);
-    else if constexpr (static_cast<int>(Local::rank) == static_cast<int>(Source::rank))
+    else if constexpr (same_view_rank<Local, Source>::value)
       Kokkos::deep_copy(space, local, source);
   };
   return RandomTarget<Target>::apply(space, t,

@@ -303,9 +303,8 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
     }
     {
       const Left base("stride2d", rows + 2, cols + 2);
-      const auto sub =
-          Kokkos::subview(base, Kokkos::make_pair<std::int64_t>(1, rows + 1),
-                          Kokkos::make_pair<std::int64_t>(1, cols + 1));
+      const auto sub = Kokkos::subview(base, Kokkos::make_pair<std::int64_t>(1, rows + 1),
+                                       Kokkos::make_pair<std::int64_t>(1, cols + 1));
       ops_on("stride2d", sub, kdt::Impl::whole_view_box(sub));
     }
     {
@@ -314,10 +313,18 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
       ops_on("dtensor_default_shard1", local, box_2d(2 * rows, 2 * cols, rows, cols));
     }
   };
-  struct f32 { using type = float; };
-  struct f64 { using type = double; };
-  struct u32 { using type = std::uint32_t; };
-  struct i32 { using type = std::int32_t; };
+  struct f32 {
+    using type = float;
+  };
+  struct f64 {
+    using type = double;
+  };
+  struct u32 {
+    using type = std::uint32_t;
+  };
+  struct i32 {
+    using type = std::int32_t;
+  };
   layouts_of(f32{});
   layouts_of(f64{});
   layouts_of(u32{});
@@ -364,9 +371,9 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
                        std::int64_t elements, const std::function<void()>& op) {
     // Ceilings and the local-View reference always run: other records are divided by them.
     if (!wanted(opt, name) && !reference_of_wanted(opt, name) &&
-        !(name == "fill_ceiling" || name == "copy_ceiling" ||
-                                name == "cuda_memset" || name == "streaming_fill_ceiling" ||
-                                name == "balanced_fill_ceiling" || name == "uniform_f32_local_2d"))
+        !(name == "fill_ceiling" || name == "copy_ceiling" || name == "cuda_memset" ||
+          name == "streaming_fill_ceiling" || name == "balanced_fill_ceiling" ||
+          name == "uniform_f32_local_2d"))
       return;
     Record r;
     r.name = name;
@@ -489,7 +496,8 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     add("dtensor_uniform_f32_shard0", 4, fill, local_n, sharded(2 * rows, cols, rows, 0));
     add("dtensor_uniform_f32_shard1", 4, fill, local_n, sharded(2 * rows, 2 * cols, rows, cols));
     for (auto& r : out) {
-      if (r.name.rfind("dtensor_", 0) == 0) r.vs_reference = r.gbps / gbps_of["uniform_f32_local_2d"];
+      if (r.name.rfind("dtensor_", 0) == 0)
+        r.vs_reference = r.gbps / gbps_of["uniform_f32_local_2d"];
     }
   }
 

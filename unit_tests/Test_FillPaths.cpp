@@ -124,7 +124,7 @@ template <class T, class Layout, class Maker>
 void check_all_boxes_2d(Maker make, const char* name) {
   // {33, 300}: the columns kernels' host tiles (32 rows of floats, 128 elements of a row) and
   // their last partial tile.
-  const std::int64_t shapes[][2] = {{1, 1}, {1, 7}, {3, 5},    {7, 1},   {5, 9},
+  const std::int64_t shapes[][2] = {{1, 1}, {1, 7},    {3, 5},  {7, 1},   {5, 9},
                                     {4, 8}, {9, 1030}, {33, 4}, {33, 300}};
   for (auto& g : shapes) {
     for (std::int64_t o0 : {0, 1}) {
@@ -329,7 +329,8 @@ void check_layouts_at_rank(const std::vector<std::int64_t>& extents, const Op& o
     op(strided, offset);
     Kokkos::fence();
     const auto want = row_major_bytes(host_copy(right), extents, 0);
-    EXPECT_EQ(row_major_bytes(host_copy(left), extents, 0), want) << name << " LayoutLeft rank " << R;
+    EXPECT_EQ(row_major_bytes(host_copy(left), extents, 0), want)
+        << name << " LayoutLeft rank " << R;
     EXPECT_EQ(row_major_bytes(host_copy(base), extents, 1), want)
         << name << " LayoutStride rank " << R;
   }

@@ -112,8 +112,7 @@ constexpr int column_blocks_per_item = 4;
 // Work item t takes columns [g C, g C + C) of row t % rows, g = t / rows, C = K E: every thread
 // of a warp stores the same column of 32 neighbouring rows at once. When rows start on a block
 // boundary (rows_aligned) those columns are K whole blocks; otherwise they straddle K + 1
-// blocks, shifted by the row's start modulo E (a compile-time shift per case, so that the
-// values stay in registers).
+// blocks, shifted by the row's start modulo E.
 template <class T, class Dist, class Index>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
@@ -142,25 +141,24 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int j = 0; j < K; ++j) words[j] = stream_block(this->key, this->first_block + base + j);
       KOKKOSDTENSOR_IMPL_UNROLL
-      for (int j = 0; j < K; ++j) this->fill_strided_block(row, row_start, base + j, words[j], with);
+      for (int j = 0; j < K; ++j)
+        this->fill_strided_block(row, row_start, base + j, words[j], with);
       return;
     }
     PhiloxBlock words[K + 1];
     KOKKOSDTENSOR_IMPL_UNROLL
     for (int j = 0; j <= K; ++j) words[j] = stream_block(this->key, this->first_block + base + j);
-    switch (static_cast<int>(first_l % E)) {
-      case 0: shifted<0>(row + first_column * this->element_step, first_column, words, with); break;
-      case 1: shifted<1>(row + first_column * this->element_step, first_column, words, with); break;
-      case 2: shifted<E == 4 ? 2 : 0>(row + first_column * this->element_step, first_column, words, with); break;
-      default: shifted<E == 4 ? 3 : 0>(row + first_column * this->element_step, first_column, words, with); break;
-    }
+    shifted(row + first_column * this->element_step, first_column, static_cast<int>(first_l % E),
+            words, with);
   }
 
-  // Columns [first_column, first_column + C) from K + 1 blocks whose element Shift is the
-  // first column's: values[c + Shift] is column first_column + c.
-  template <int Shift, class With>
+  // Columns [first_column, first_column + C) from K + 1 blocks whose element `shift` is the
+  // first column's: values[c + shift] is column first_column + c. The shift is chosen by
+  // selects, not branches: rows of one warp have different shifts, and branches on it split
+  // each store into E partial ones.
+  template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void shifted(T* const out, const std::int64_t first_column,
-                                           const PhiloxBlock (&words)[K + 1],
+                                           const int shift, const PhiloxBlock (&words)[K + 1],
                                            const With& with) const {
     const std::int64_t step = this->element_step;
     const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
@@ -172,7 +170,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       if (Dist::reads_input) {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) {
-          const int c = j * E + e - Shift;
+          const int c = j * E + e - shift;
           if (c >= 0 && c < C && (whole || c < count)) block[e] = out[c * step];
         }
       }
@@ -182,7 +180,10 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     }
     KOKKOSDTENSOR_IMPL_UNROLL
     for (int c = 0; c < C; ++c) {
-      if (whole || c < count) out[c * step] = values[c + Shift];
+      T value = values[c];
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int s = 1; s < E; ++s) value = shift == s ? values[c + s] : value;
+      if (whole || c < count) out[c * step] = value;
     }
   }
 };
@@ -197,11 +198,13 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
 template <class T, class Dist>
 struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
-  static constexpr int tile_rows = sizeof(T) >= 8 ? 16 : static_cast<int>(128 / sizeof(T));
-  static constexpr int column_chunk = 128;
   static constexpr int E = Dist::elements_per_block;
-  static constexpr int buffer_row = column_chunk + 2 * E;  // a chunk's blocks, both ends partial
-  std::uint64_t tiles;  // of tile_rows rows
+  static constexpr int max_tile_rows = 512;
+  static constexpr int buffer_elements = 32768 / static_cast<int>(sizeof(T));
+  int tile_rows = sizeof(T) >= 8 ? 16 : static_cast<int>(128 / sizeof(T));
+  int column_chunk = 128;
+  int buffer_row = column_chunk + 2 * E;  // a chunk's blocks, both ends partial
+  std::uint64_t tiles;                    // of tile_rows rows
   // Writes whole blocks into the buffer: the rows kernels' chunk loop on one long row.
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
 
@@ -214,11 +217,13 @@ struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::int64_t j1 =
         std::min<std::int64_t>(j0 + column_chunk, static_cast<std::int64_t>(this->row_length));
     const std::int64_t step = this->element_step;
-    T buffer[tile_rows][buffer_row];
-    T* row[tile_rows];
-    int shift[tile_rows];  // buffer position of element j0 of each row
-    std::uint64_t first_block_of[tile_rows];
-    int blocks_of[tile_rows];
+    T storage[buffer_elements];
+    T* buffer[max_tile_rows];
+    T* row[max_tile_rows];
+    int shift[max_tile_rows];  // buffer position of element j0 of each row
+    std::uint64_t first_block_of[max_tile_rows];
+    int blocks_of[max_tile_rows];
+    for (int r = 0; r < count; ++r) buffer[r] = storage + r * buffer_row;
     for (int r = 0; r < count; ++r) {
       std::int64_t memory_offset;
       std::uint64_t row_start;
@@ -231,8 +236,8 @@ struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       blocks_of[r] = static_cast<int>(end - begin);
     }
     // Element j0 + j of row r: source[r][j] in the buffer, target[r][j * step] in memory.
-    T* source[tile_rows];
-    T* target[tile_rows];
+    T* source[max_tile_rows];
+    T* target[max_tile_rows];
     for (int r = 0; r < count; ++r) {
       source[r] = buffer[r] + shift[r];
       target[r] = row[r] + j0 * step;
@@ -260,9 +265,10 @@ struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
     if (blocks.use_avx2_fma) done = copy_tile_avx2(buffer, row, count, n, step, to_buffer, r);
 #endif
-    for (int q = 0; q < count; ++q) {
-      // Rows before r: elements [done, n) left; rows from r: all of them.
-      for (std::int64_t j = q < r ? done : 0; j < n; ++j) {
+    // Element by element what is left: rows [r, count) of elements [0, done), all rows of
+    // [done, n). Rows innermost, so that each line of memory is written whole at once.
+    for (std::int64_t j = 0; j < n; ++j) {
+      for (int q = j < done ? r : 0; q < count; ++q) {
         if (to_buffer)
           buffer[q][j] = row[q][j * step];
         else
@@ -285,12 +291,18 @@ struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     } else {
       using Lane = typename std::conditional<sizeof(T) == 4, float, double>::type;
       const std::int64_t end = n / N * N;
-      int q = 0;
-      for (; q + N <= count; q += N) {
+      int rows = 0;
+      while (rows + N <= count) {
         bool neighbours = true;
-        for (int k = 1; k < N; ++k) neighbours = neighbours && row[q + k] == row[q] + k;
+        for (int k = 1; k < N; ++k) neighbours = neighbours && row[rows + k] == row[rows] + k;
         if (!neighbours) break;
-        for (std::int64_t j = 0; j < end; j += N) {
+        rows += N;
+      }
+      // Row groups innermost: the blocks of one column group complete their lines of memory
+      // one after the other (rows outermost wrote each line in pieces, far apart in time, and
+      // a View whose columns are 4 KiB apart lost the lines between the pieces: 5x slower).
+      for (std::int64_t j = 0; j < end; j += N) {
+        for (int q = 0; q < rows; q += N) {
           const Lane* in[N];
           Lane* out[N];
           for (int k = 0; k < N; ++k) {
@@ -302,7 +314,7 @@ struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
           transpose_block(in, out);
         }
       }
-      rows_done = q;
+      rows_done = rows;
       return end;
     }
   }

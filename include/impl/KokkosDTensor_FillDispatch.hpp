@@ -12,6 +12,8 @@
 #include <KokkosDTensor_RNGState.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_FillColumns.hpp>
@@ -315,21 +317,32 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     using Functor = FillColumnsHostFunctor<T, Dist>;
     Functor functor{};
     set_geometry(functor);
-    functor.tiles = (rows + Functor::tile_rows - 1) / Functor::tile_rows;
-    const std::uint64_t chunks = (row_length + Functor::column_chunk - 1) / Functor::column_chunk;
+    // KOKKOSDTENSOR_COLUMN_TILE=ROWS,COLUMNS: another tile shape, for measuring (kdt-perf);
+    // one that does not fit the buffer is ignored. Values do not depend on it.
+    if (const char* tile = std::getenv("KOKKOSDTENSOR_COLUMN_TILE")) {
+      const char* comma = std::strchr(tile, ',');
+      const int tile_rows = std::atoi(tile), chunk = comma ? std::atoi(comma + 1) : 0;
+      if (tile_rows >= 1 && tile_rows <= Functor::max_tile_rows && chunk >= 4 * E &&
+          tile_rows * (chunk + 2 * E) <= Functor::buffer_elements) {
+        functor.tile_rows = tile_rows;
+        functor.column_chunk = chunk;
+        functor.buffer_row = chunk + 2 * E;
+      }
+    }
+    functor.tiles = (rows + functor.tile_rows - 1) / functor.tile_rows;
+    const std::uint64_t chunks = (row_length + functor.column_chunk - 1) / functor.column_chunk;
     const bool host_simd = Path != FillPath::rows_host_portable;
     functor.blocks.dist = dist;
     functor.blocks.key = functor.key;
     functor.blocks.first_block = functor.first_block;
-    functor.blocks.row_length = Functor::buffer_row;
+    functor.blocks.row_length = functor.buffer_row;
     functor.blocks.use_avx2_fma = host_simd && host_has_avx2_fma();
     functor.blocks.use_avx512 = host_simd && host_has_avx512();
-    Kokkos::parallel_for(
-        "KokkosDTensor::fill_random",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
-                            Kokkos::IndexType<std::int64_t>>(
-            space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
-        functor);
+    Kokkos::parallel_for("KokkosDTensor::fill_random",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                                             Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
+                         functor);
   } else {
     constexpr int C = column_blocks_per_item * E;
     const std::uint64_t items = rows * ((row_length + C - 1) / C);
