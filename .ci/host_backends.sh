@@ -9,8 +9,11 @@
 # 1. Builds Kokkos 4.6.01 from ../shared/deps/kokkos-4.6.01.tar.gz (beside the clone) with
 #    Serial + BACKEND, Release, no tests/examples, deprecated-4 code off, installed under a
 #    fresh directory in ${TMPDIR:-/tmp} (nothing cached, nothing inside the clone).
+#    OpenMP: C++17. Threads: C++20, which with deprecated-4 code off stands in for Kokkos 5
+#    (C++20 only, the 4.x deprecated API gone; issue 27): no Kokkos 5 source is at hand.
 #    No tarball: says so and exits 0 (stage skipped).
-# 2. Builds the project against it (-DKokkos_ROOT, examples off), only the targets below.
+# 2. Builds the project against it (-DKokkos_ROOT, examples off, Kokkos' C++ standard),
+#    only the targets below.
 # 3. Runs the unit tests below on 1 rank at 1, 2 and 3 threads (OpenMP: OMP_NUM_THREADS;
 #    Threads: --kokkos-num-threads=N), checking that Kokkos really runs N threads.
 # 4. Writes `kdt-perf --dump` at 1, 2 and 3 threads (default execution space = BACKEND)
@@ -28,8 +31,8 @@ BACKEND=$1
 SERIAL_BUILD=${2:-build}
 CHECK_ONLY=${4:-}
 case "$BACKEND" in
-  OpenMP) KOKKOS_OPTION=Kokkos_ENABLE_OPENMP ;;
-  Threads) KOKKOS_OPTION=Kokkos_ENABLE_THREADS ;;
+  OpenMP) KOKKOS_OPTION=Kokkos_ENABLE_OPENMP CXX_STANDARD=17 ;;
+  Threads) KOKKOS_OPTION=Kokkos_ENABLE_THREADS CXX_STANDARD=20 ;;  # the Kokkos 5 proxy
   *) usage ;;
 esac
 THREAD_COUNTS="1 2 3"  # 3 > the 2 cores of the CI machine: an uneven split of the work
@@ -71,6 +74,7 @@ fi
 SERIAL_BUILD=$(cd "$SERIAL_BUILD" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kdt-ci-$BACKEND.XXXXXX")
 echo "host_backends.sh: $BACKEND, work directory $WORK (removed on success)"
+STAGE_START=$SECONDS
 
 substep() {  # substep NAME LOG COMMAND...: runs COMMAND into LOG, prints its time; tail on failure
   local name=$1 log=$2; shift 2
@@ -132,15 +136,23 @@ substep kokkos-extract "$WORK/kokkos-extract.log" tar -xzf "$TARBALL" -C "$WORK"
 substep kokkos-configure "$WORK/kokkos-configure.log" cmake -S "$WORK/kokkos-4.6.01" \
   -B "$WORK/kokkos-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" -DKokkos_ENABLE_SERIAL=ON "-D$KOKKOS_OPTION=ON" \
-  -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF \
+  -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF "-DCMAKE_CXX_STANDARD=$CXX_STANDARD" \
   -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF -DKokkos_ENABLE_BENCHMARKS=OFF
 substep kokkos-build "$WORK/kokkos-build.log" cmake --build "$WORK/kokkos-build" -j 2
 substep kokkos-install "$WORK/kokkos-install.log" cmake --install "$WORK/kokkos-build"
+# The Kokkos the stage claims to test: its C++ standard, and no deprecated-4 code.
+config_h=$KOKKOS_PREFIX/include/KokkosCore_config.h
+if ! grep -q "^#define KOKKOS_ENABLE_CXX$CXX_STANDARD\b" "$config_h" \
+   || grep -q "^#define KOKKOS_ENABLE_DEPRECATED_CODE_4\b" "$config_h"; then
+  echo "host_backends.sh: $BACKEND: Kokkos is not C++$CXX_STANDARD without deprecated-4 code ($config_h)" >&2
+  exit 1
+fi
 
 # ---- 2. the project against it ------------------------------------------------------------
 BUILD=$WORK/build
 substep configure "$WORK/configure.log" cmake -S "$SRC_DIR" -B "$BUILD" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS_PREFIX" -DKokkosDTensor_ENABLE_EXAMPLES=OFF
+  -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS_PREFIX" -DKokkosDTensor_ENABLE_EXAMPLES=OFF \
+  "-DCMAKE_CXX_STANDARD=$CXX_STANDARD"
 substep build "$WORK/build.log" cmake --build "$BUILD" -j 2 --target kdt-perf "${TESTS[@]}"
 fi
 
@@ -190,5 +202,6 @@ for n in $THREAD_COUNTS; do
   echo "  kdt-perf --dump, $n thread(s): $count files identical to Serial"
 done
 echo "[host_backends.sh] $BACKEND dumps: $((SECONDS - start)) s"
+echo "[host_backends.sh] $BACKEND stage: $((SECONDS - STAGE_START)) s"
 
 rm -rf "$WORK"

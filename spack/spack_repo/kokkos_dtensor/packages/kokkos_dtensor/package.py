@@ -48,18 +48,16 @@ class KokkosDtensor(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("mpi", when="+mpi")
 
     # ---- Kokkos ---------------------------------------------------------------------------
-    # The Kokkos versions the project is built and tested with: 3.4 (Debian 12) and 4.6.
-    # (Spack's kokkos recipe itself starts at 4.4.00; an older Kokkos must be an external.)
-    depends_on("kokkos@3.4:4.6")
+    # CI builds and tests Kokkos 3.4.01 (Debian 12, Serial, C++17), 4.6.01 (Serial+OpenMP,
+    # C++17) and 4.6.01 (Serial+Threads, deprecated code 4 off, C++20: a Kokkos 5 proxy);
+    # 4.7 and 5.x are expected to work. Spack's kokkos recipe starts at 3.7.02 (deprecated)
+    # and 4.0.00: an older Kokkos must be an external.
+    depends_on("kokkos@3.4:5")
     # The library is C++17 (Kokkos 3 may be built as C++14).
     conflicts("^kokkos cxxstd=14", msg="kokkos-dtensor needs C++17")
     # Kokkos supports CUDA 13 from 4.7.01 on (the kokkos recipe conflicts ^cuda@13: @:4.7.0);
-    # said here so that the error names this package's bound on Kokkos.
-    conflicts(
-        "^cuda@13:",
-        when="^kokkos@:4.7.00+cuda",
-        msg="CUDA 13 needs Kokkos >= 4.7.01; kokkos-dtensor is tested with Kokkos <= 4.6",
-    )
+    # said here so that the error names the Kokkos version to pick.
+    conflicts("^cuda@13:", when="^kokkos@:4.7.00+cuda", msg="CUDA 13 needs Kokkos >= 4.7.01")
     # The library compiles as C++ with the compiler Kokkos was built for (nvcc_wrapper for
     # CUDA, hipcc for HIP); Kokkos compiled as a CMake CUDA/HIP language is not supported.
     conflicts("^kokkos+cmake_lang", msg="kokkos-dtensor compiles with Kokkos' C++ compiler")
