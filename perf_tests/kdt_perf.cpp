@@ -477,24 +477,10 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
     const std::int64_t local_n = rows * cols;
     add("uniform_f32_local_2d", 4, fill, local_n, [&] { kdt::uniform_(local, 0.0, 1.0, gen); });
-    const auto sharded = [&](std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
-      kdt::Impl::GlobalBox box;
-      box.rank = 2;
-      box.global_extent[0] = g0;
-      box.global_extent[1] = g1;
-      box.origin[0] = o0;
-      box.origin[1] = o1;
-      return [&, box] {
-        const kdt::RNGState state = gen.get_state();
-        const std::uint64_t next = kdt::Impl::offset_after(
-            state, 1, static_cast<std::uint64_t>(box.global_extent[0] * box.global_extent[1]),
-            "kdt-perf");
-        kdt::Impl::fill_random(Space(), local, dist, state, box);
-        gen.set_state(kdt::RNGState{state.seed, next});
-      };
-    };
-    add("dtensor_uniform_f32_shard0", 4, fill, local_n, sharded(2 * rows, cols, rows, 0));
-    add("dtensor_uniform_f32_shard1", 4, fill, local_n, sharded(2 * rows, 2 * cols, rows, cols));
+    add("dtensor_uniform_f32_shard0", 4, fill, local_n,
+        fill_box(local, dist, gen, box_2d(2 * rows, cols, rows, 0)));
+    add("dtensor_uniform_f32_shard1", 4, fill, local_n,
+        fill_box(local, dist, gen, box_2d(2 * rows, 2 * cols, rows, cols)));
     for (auto& r : out) {
       if (r.name.rfind("dtensor_", 0) == 0)
         r.vs_reference = r.gbps / gbps_of["uniform_f32_local_2d"];

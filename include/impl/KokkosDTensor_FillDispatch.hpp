@@ -83,6 +83,32 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
+// The geometry every rows and columns functor shares (FillRowsGeometry); row dimension i is
+// the View's dimension dims[i].
+template <class Functor, class T, class Dist>
+void set_row_geometry(Functor& f, const StridedData<T>& view, const Dist& dist,
+                      const RNGState& state, int row_rank, const int* dims,
+                      std::uint64_t origin_linear, const std::uint64_t* global_stride,
+                      std::uint64_t row_length, std::uint64_t blocks_per_row) {
+  using Index = std::decay_t<decltype(f.row_length)>;
+  f.data = view.data;
+  f.row_rank = row_rank;
+  f.dist = dist;
+  f.key = philox_key_schedule(state.seed);
+  f.first_block = state.offset / 4;
+  f.origin_linear = origin_linear;
+  f.row_length = static_cast<Index>(row_length);
+  f.blocks_per_row = static_cast<Index>(blocks_per_row);
+  for (int i = 0; i < max_row_rank; ++i) {
+    const bool used = i < row_rank;
+    const int d = used ? dims[i] : 0;
+    f.row_extent[i] = used ? static_cast<Index>(view.extent[d]) : Index(1);
+    f.row_divider[i] = divider_t<Index>(f.row_extent[i]);
+    f.memory_stride[i] = used ? view.stride[d] : 0;
+    f.global_stride[i] = used ? global_stride[d] : 0;
+  }
+}
+
 // Sets up and launches a rows functor (device or host style); SharedTable: the device style
 // in the team kernel with the normal table in team scratch.
 template <class Functor, class Index, bool SharedTable = false, class ExecSpace, class T,
@@ -93,22 +119,10 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
                  std::uint64_t blocks_per_row, std::uint64_t units_per_row,
                  std::uint64_t interior_items, std::uint32_t counter_high, bool host_simd) {
   Functor functor;
-  functor.data = view.data;
-  functor.row_rank = row_rank;
-  functor.dist = dist;
-  functor.key = philox_key_schedule(state.seed);
-  functor.first_block = state.offset / 4;
-  functor.origin_linear = origin_linear;
-  functor.row_length = static_cast<Index>(row_length);
-  functor.blocks_per_row = static_cast<Index>(blocks_per_row);
+  const int dims[max_row_rank] = {0, 1, 2, 3, 4, 5, 6};
+  set_row_geometry(functor, view, dist, state, row_rank, dims, origin_linear, global_stride,
+                   row_length, blocks_per_row);
   functor.per_row = divider_t<Index>(static_cast<Index>(units_per_row));
-  for (int d = 0; d < max_row_rank; ++d) {
-    const bool used = d < row_rank;
-    functor.row_extent[d] = used ? static_cast<Index>(view.extent[d]) : Index(1);
-    functor.row_divider[d] = divider_t<Index>(functor.row_extent[d]);
-    functor.memory_stride[d] = used ? view.stride[d] : 0;
-    functor.global_stride[d] = used ? global_stride[d] : 0;
-  }
   if constexpr (Functor::is_host_style) {
     functor.use_avx2_fma = host_simd && host_has_avx2_fma();
     functor.use_avx512 = host_simd && host_has_avx512();
@@ -294,21 +308,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
   const std::uint64_t blocks_per_row = (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
   const auto set_geometry = [&](auto& f) {
     using Index = std::decay_t<decltype(f.rows)>;
-    f.data = view.data;
-    f.row_rank = row_rank;
-    f.dist = dist;
-    f.key = philox_key_schedule(state.seed);
-    f.first_block = state.offset / 4;
-    f.origin_linear = origin_linear;
-    f.row_length = static_cast<Index>(row_length);
-    f.blocks_per_row = static_cast<Index>(blocks_per_row);
-    for (int i = 0; i < max_row_rank; ++i) {
-      const bool used = i < row_rank;
-      f.row_extent[i] = used ? static_cast<Index>(view.extent[dims[i]]) : Index(1);
-      f.row_divider[i] = divider_t<Index>(f.row_extent[i]);
-      f.memory_stride[i] = used ? view.stride[dims[i]] : 0;
-      f.global_stride[i] = used ? global_stride[dims[i]] : 0;
-    }
+    set_row_geometry(f, view, dist, state, row_rank, dims, origin_linear, global_stride, row_length,
+                     blocks_per_row);
     f.element_step = view.stride[last];
     f.rows = static_cast<Index>(rows);
   };
