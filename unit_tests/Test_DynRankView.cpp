@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "DynRankViewValues.hpp"
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_Rng.hpp>
@@ -44,25 +45,12 @@ std::vector<unsigned char> row_major_bytes(const ViewType& view) {
   return std::vector<unsigned char>(bytes, bytes + host.size() * sizeof(*host.data()));
 }
 
-// The row-major bytes of a DynRankView, read element by element through Kokkos' own
-// indexing (not through the library's view of its strides).
+// Through Kokkos' own indexing (DynRankViewValues.hpp).
 template <class T, class... Properties>
 std::vector<unsigned char> row_major_bytes(const Kokkos::DynRankView<T, Properties...>& view) {
-  Kokkos::fence();
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  std::vector<unsigned char> bytes;
-  std::size_t i[7] = {};
-  for (std::size_t l = 0; l < host.size(); ++l) {
-    std::size_t rest = l;
-    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
-      i[d] = rest % host.extent(d);
-      rest /= host.extent(d);
-    }
-    const T value = host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]);
-    const auto* b = reinterpret_cast<const unsigned char*>(&value);
-    bytes.insert(bytes.end(), b, b + sizeof(T));
-  }
-  return bytes;
+  const std::vector<T> values = dyn_rank_view_values(view);
+  const auto* b = reinterpret_cast<const unsigned char*>(values.data());
+  return std::vector<unsigned char>(b, b + values.size() * sizeof(T));
 }
 
 // Calls f with a new View of layout Layout, rank extents.size() (0 to 4) and these extents.

@@ -258,15 +258,6 @@ TEST(FillPaths, OthersAndLogNormal) {
 
 namespace {
 
-template <class T, int R>
-struct DataType {
-  using type = typename DataType<T, R - 1>::type*;
-};
-template <class T>
-struct DataType<T, 0> {
-  using type = T;
-};
-
 // The elements of the View whose host copy is `host`, in row-major order over `extents`,
 // each index moved by `shift` (1: the inner block of a View one larger in every dimension).
 template <class HostView>
@@ -307,7 +298,7 @@ auto inner_subview(const View& base, std::index_sequence<I...>) {
 template <class T, int R, class Op>
 void check_layouts_at_rank(const std::vector<std::int64_t>& extents, const Op& op,
                            const char* name) {
-  using Data = typename DataType<T, R>::type;
+  using Data = typename kdt::Impl::RankDataType<T, R>::type;
   using Right = Kokkos::View<Data, Kokkos::LayoutRight, TestSpace>;
   using Left = Kokkos::View<Data, Kokkos::LayoutLeft, TestSpace>;
   std::vector<std::int64_t> larger(extents);

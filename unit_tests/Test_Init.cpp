@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "DynRankViewValues.hpp"
 #include "TestHelpers.hpp"
 
 namespace kdt = KokkosDTensor;
@@ -59,22 +60,9 @@ void expect_throw_message(F call, const std::string& message) {
   }
 }
 
-// Row-major values of a DynRankView, read through Kokkos' own indexing.
 template <class T, class... Properties>
 std::vector<T> values_of(const Kokkos::DynRankView<T, Properties...>& view) {
-  Kokkos::fence();
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  std::vector<T> values;
-  std::size_t i[7] = {};
-  for (std::size_t l = 0; l < host.size(); ++l) {
-    std::size_t rest = l;
-    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
-      i[d] = rest % host.extent(d);
-      rest /= host.extent(d);
-    }
-    values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
-  }
-  return values;
+  return dyn_rank_view_values(view);
 }
 
 // Init number `which` on t, from gen (the default generator for the last random one).

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "DynRankViewValues.hpp"
 #include "TestSpace.hpp"
 
 #include <KokkosDTensor_PhiloxPool.hpp>
@@ -363,22 +364,9 @@ Kokkos::DynRankView<T, Layout, TestSpace> make_dyn_rank_view(const Extents& exte
   return Kokkos::DynRankView<T, Layout, TestSpace>("drv", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
 }
 
-// Row-major values of a DynRankView, read through Kokkos' own indexing.
 template <class T, class... Properties>
 std::vector<T> row_major_values(const Kokkos::DynRankView<T, Properties...>& view) {
-  Kokkos::fence();
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  std::vector<T> values;
-  std::size_t i[7] = {};
-  for (std::size_t l = 0; l < host.size(); ++l) {
-    std::size_t rest = l;
-    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
-      i[d] = rest % host.extent(d);
-      rest /= host.extent(d);
-    }
-    values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
-  }
-  return values;
+  return dyn_rank_view_values(view);
 }
 
 template <class ViewType>

@@ -1,0 +1,29 @@
+#ifndef KOKKOSDTENSOR_TEST_DYNRANKVIEWVALUES_HPP
+#define KOKKOSDTENSOR_TEST_DYNRANKVIEWVALUES_HPP
+
+// The tests' reading of a DynRankView: its values in row-major order on the host, through
+// Kokkos' own indexing, so that a stride bug in the library cannot hide itself.
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_DynRankView.hpp>
+#include <cstddef>
+#include <vector>
+
+template <class T, class... Properties>
+std::vector<T> dyn_rank_view_values(const Kokkos::DynRankView<T, Properties...>& view) {
+  Kokkos::fence();
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  std::vector<T> values;
+  std::size_t i[7] = {};
+  for (std::size_t l = 0; l < host.size(); ++l) {
+    std::size_t rest = l;
+    for (int d = static_cast<int>(host.rank()) - 1; d >= 0; --d) {
+      i[d] = rest % host.extent(d);
+      rest /= host.extent(d);
+    }
+    values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
+  }
+  return values;
+}
+
+#endif
