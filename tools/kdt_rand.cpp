@@ -468,18 +468,9 @@ void stream_raw_words(const Options& options, DT& tensor, int world_rank) {
 
 // ---- dispatch on element type, layout and rank -----------------------------------------------
 
-template <class T, int Rank>
-struct DataTypeOfRank {
-  using type = typename DataTypeOfRank<T, Rank - 1>::type*;
-};
-template <class T>
-struct DataTypeOfRank<T, 0> {
-  using type = T;
-};
-
 template <class T, class Layout, int Rank>
 void run_tensor(const Options& options, const kdt::DTensorSpec& spec, int world_rank) {
-  using DT = kdt::DTensor<typename DataTypeOfRank<T, Rank>::type, Layout>;
+  using DT = kdt::DTensor<typename kdt::Impl::RankDataType<T, Rank>::type, Layout>;
   DT tensor("kdt-rand", spec);
   if constexpr (std::is_same<T, std::uint32_t>::value) {
     if (!options.raw_out.empty()) return stream_raw_words(options, tensor, world_rank);

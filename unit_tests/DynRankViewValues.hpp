@@ -1,12 +1,17 @@
 #ifndef KOKKOSDTENSOR_TEST_DYNRANKVIEWVALUES_HPP
 #define KOKKOSDTENSOR_TEST_DYNRANKVIEWVALUES_HPP
 
-// The tests' reading of a DynRankView: its values in row-major order on the host, through
-// Kokkos' own indexing, so that a stride bug in the library cannot hide itself.
+// What the DynRankView tests share: reading one (its values in row-major order on the host,
+// through Kokkos' own indexing, so that a stride bug in the library cannot hide itself) and
+// making the View of the same rank and extents.
+
+#include "TestSpace.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DynRankView.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 #include <vector>
 
 template <class T, class... Properties>
@@ -24,6 +29,18 @@ std::vector<T> dyn_rank_view_values(const Kokkos::DynRankView<T, Properties...>&
     values.push_back(host.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6]));
   }
   return values;
+}
+
+// Calls f with a new View of layout Layout in TestSpace, rank extents.size() (0 to 4) and
+// these extents.
+template <class T, class Layout, int Rank = 0, class F>
+void with_view(const std::vector<std::int64_t>& extents, F f) {
+  if constexpr (Rank < 4) {
+    if (extents.size() != Rank) return with_view<T, Layout, Rank + 1>(extents, f);
+  }
+  using ViewType =
+      Kokkos::View<typename KokkosDTensor::Impl::RankDataType<T, Rank>::type, Layout, TestSpace>;
+  f(KokkosDTensor::Impl::allocate_view<ViewType>("view", extents));
 }
 
 #endif

@@ -53,16 +53,6 @@ std::vector<unsigned char> row_major_bytes(const Kokkos::DynRankView<T, Properti
   return std::vector<unsigned char>(b, b + values.size() * sizeof(T));
 }
 
-// Calls f with a new View of layout Layout, rank extents.size() (0 to 4) and these extents.
-template <class T, class Layout, int Rank = 0, class F>
-void with_view(const Extents& extents, F f) {
-  if constexpr (Rank < 4) {
-    if (extents.size() != Rank) return with_view<T, Layout, Rank + 1>(extents, f);
-  }
-  using ViewType = Kokkos::View<typename kdt::Impl::RankDataType<T, Rank>::type, Layout, TestSpace>;
-  f(kdt::Impl::allocate_view<ViewType>("view", extents));
-}
-
 // Runs `op(target, gen)` on the DynRankView and on the View of every shape (both of layout
 // Layout), each from a generator at the same state, after filling both with the same values
 // (dropout_ reads them); expects the same bytes and the same generator state afterwards.

@@ -377,16 +377,6 @@ std::vector<typename ViewType::non_const_value_type> row_major_values(const View
                                                               host.data() + host.size());
 }
 
-// Calls f with a new View of layout Layout, rank extents.size() (0 to 4) and these extents.
-template <class T, class Layout, int Rank = 0, class F>
-void with_view(const Extents& extents, F f) {
-  if constexpr (Rank < 4) {
-    if (extents.size() != Rank) return with_view<T, Layout, Rank + 1>(extents, f);
-  }
-  using ViewType = Kokkos::View<typename kdt::Impl::RankDataType<T, Rank>::type, Layout, TestSpace>;
-  f(kdt::Impl::allocate_view<ViewType>("view", extents));
-}
-
 // Kokkos::fill_random(exec, a, pool, begin, end), then the range form without an instance, on
 // a DynRankView and on the View of the same rank and extents, each from its own pool of the
 // same seed: the same values, and the pools' fill positions move alike.

@@ -12,6 +12,7 @@
 #include <Kokkos_Random.hpp>
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_StridedData.hpp>
+#include <impl/KokkosDTensor_ViewHelpers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -93,16 +94,6 @@ void pool_fill_random(const ExecSpace& exec, const ViewType& view, const Pool& p
   // The next fill starts at the next block past this one's words.
   pool.fill_position() += (count * words + 3) / 4 * 4;
 }
-
-// The data type of a View of rank N: T, T*, T**, ...
-template <class T, int N>
-struct RankDataType {
-  using type = typename RankDataType<T, N - 1>::type*;
-};
-template <class T>
-struct RankDataType<T, 0> {
-  using type = T;
-};
 
 // A DynRankView of run-time rank N is filled as the View of rank N over its elements (an
 // unmanaged LayoutStride View, as Kokkos' own fill_random does): the same kernel, values and

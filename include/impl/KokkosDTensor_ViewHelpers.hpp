@@ -15,6 +15,16 @@
 namespace KokkosDTensor {
 namespace Impl {
 
+// The data type of a View of rank N: T, T*, T**, ...
+template <class T, int N>
+struct RankDataType {
+  using type = typename RankDataType<T, N - 1>::type*;
+};
+template <class T>
+struct RankDataType<T, 0> {
+  using type = T;
+};
+
 template <class ViewType>
 constexpr int view_rank() {
   return static_cast<int>(ViewType::rank);
