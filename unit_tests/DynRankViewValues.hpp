@@ -31,6 +31,16 @@ std::vector<T> dyn_rank_view_values(const Kokkos::DynRankView<T, Properties...>&
   return values;
 }
 
+// A new DynRankView of layout Layout in TestSpace with these extents (0 to 7 of them).
+template <class T, class Layout>
+Kokkos::DynRankView<T, Layout, TestSpace> make_dyn_rank_view(
+    const std::vector<std::int64_t>& extents) {
+  std::size_t n[7];
+  for (std::size_t d = 0; d < 7; ++d)
+    n[d] = d < extents.size() ? static_cast<std::size_t>(extents[d]) : KOKKOS_INVALID_INDEX;
+  return Kokkos::DynRankView<T, Layout, TestSpace>("drv", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
+}
+
 // Calls f with a new View of layout Layout in TestSpace, rank extents.size() (0 to 4) and
 // these extents.
 template <class T, class Layout, int Rank = 0, class F>

@@ -28,14 +28,6 @@ using Extents = std::vector<std::int64_t>;
 // The shapes tried: odd extents, so that rows end inside Philox blocks.
 std::vector<Extents> shapes() { return {{}, {127}, {5, 127}, {3, 5, 127}, {3, 5, 3, 127}}; }
 
-template <class T, class Layout>
-Kokkos::DynRankView<T, Layout, TestSpace> make_dyn_rank_view(const Extents& extents) {
-  std::size_t n[7];
-  for (std::size_t d = 0; d < 7; ++d)
-    n[d] = d < extents.size() ? static_cast<std::size_t>(extents[d]) : KOKKOS_INVALID_INDEX;
-  return Kokkos::DynRankView<T, Layout, TestSpace>("drv", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
-}
-
 // The row-major bytes of a View.
 template <class ViewType>
 std::vector<unsigned char> row_major_bytes(const ViewType& view) {

@@ -356,14 +356,6 @@ namespace {
 
 using Extents = std::vector<std::int64_t>;
 
-template <class T, class Layout>
-Kokkos::DynRankView<T, Layout, TestSpace> make_dyn_rank_view(const Extents& extents) {
-  std::size_t n[7];
-  for (std::size_t d = 0; d < 7; ++d)
-    n[d] = d < extents.size() ? static_cast<std::size_t>(extents[d]) : KOKKOS_INVALID_INDEX;
-  return Kokkos::DynRankView<T, Layout, TestSpace>("drv", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
-}
-
 template <class T, class... Properties>
 std::vector<T> row_major_values(const Kokkos::DynRankView<T, Properties...>& view) {
   return dyn_rank_view_values(view);
