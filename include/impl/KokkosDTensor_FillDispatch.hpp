@@ -16,7 +16,7 @@
 #include <cstring>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
-#include <impl/KokkosDTensor_FillColumns.hpp>
+#include <impl/KokkosDTensor_FillColumnsHost.hpp>
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
@@ -279,8 +279,8 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
 }
 
 // The columns path for a View whose last dimension is strided in memory and another has unit
-// stride (KokkosDTensor_FillColumns.hpp). Returns false, launching nothing, if it does not
-// apply.
+// stride (KokkosDTensor_FillColumns.hpp, KokkosDTensor_FillColumnsHost.hpp). Returns false,
+// launching nothing, if it does not apply.
 template <FillPath Path, class ExecSpace, class T, class Dist>
 bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
                   const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride) {
@@ -314,7 +314,40 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     f.rows = static_cast<Index>(rows);
   };
   constexpr bool on_host = runs_on_host<ExecSpace>();
+  const std::uint64_t run = static_cast<std::uint64_t>(view.extent[column]);
   if constexpr (on_host && Path != FillPath::rows_device) {
+    using Lanes = FillColumnsLanesFunctor<T, Dist>;
+    if (Path != FillPath::rows_host_portable && rows_aligned && run >= Lanes::L &&
+        Lanes::available()) {
+      Lanes functor{};
+      set_geometry(functor);
+      // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
+      // (kdt-perf). Values do not depend on it.
+      if (const char* tile = std::getenv("KOKKOSDTENSOR_COLUMN_LANES")) {
+        const char* comma = std::strchr(tile, ',');
+        const int groups = std::atoi(tile), chunk = comma ? std::atoi(comma + 1) : 0;
+        if (groups >= 1 && chunk >= 1) {
+          functor.band_groups = groups;
+          functor.chunk_blocks = chunk;
+        }
+      }
+      functor.run = run;
+      functor.runs = rows / run;
+      functor.bands = (run + Lanes::L * functor.band_groups - 1) / (Lanes::L * functor.band_groups);
+      functor.lane_step = global_stride[column] / E;
+      functor.blocks.dist = dist;
+      functor.blocks.use_avx2_fma = true;
+      functor.blocks.use_avx512 = host_has_avx512();
+      const std::uint64_t chunks =
+          (functor.blocks_per_row + functor.chunk_blocks - 1) / functor.chunk_blocks;
+      Kokkos::parallel_for(
+          "KokkosDTensor::fill_random",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                              Kokkos::IndexType<std::int64_t>>(
+              space, 0, static_cast<std::int64_t>(functor.bands * functor.runs * chunks)),
+          functor);
+      return true;
+    }
     using Functor = FillColumnsHostFunctor<T, Dist>;
     Functor functor{};
     set_geometry(functor);

@@ -106,29 +106,15 @@ struct Words8 {
   __m256i word[4];
 };
 
-// NB independent groups of 8 blocks (groups g at first_block + 8 g) through the 10 rounds
-// together: one group is a single dependency chain (multiply latency), two keep the vector
-// units busier.
+// Philox of NB groups of 8 blocks of any counters: lane l of group g is block
+// hi[g] lane l << 32 | lo[g] lane l (the columns kernel's lanes are blocks of different rows).
 template <int NB>
-KOKKOSDTENSOR_IMPL_AVX2 void philox8(const PhiloxKeySchedule& key, std::uint64_t first_block,
-                                     Words8 (&out)[NB]) {
+KOKKOSDTENSOR_IMPL_AVX2 void philox8_counters(const PhiloxKeySchedule& key, const __m256i (&lo)[NB],
+                                              const __m256i (&hi)[NB], Words8 (&out)[NB]) {
   __m256i c0[NB], c1[NB], c2[NB], c3[NB];
   for (int g = 0; g < NB; ++g) {
-    const std::uint64_t first = first_block + 8 * static_cast<std::uint64_t>(g);
-    const std::uint32_t lo = static_cast<std::uint32_t>(first);
-    if (lo <= 0xFFFFFFF8u) {  // no carry into the high counter word within the group
-      c0[g] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(lo)),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      c1[g] = _mm256_set1_epi32(static_cast<int>(first >> 32));
-    } else {
-      alignas(32) std::uint32_t l0[8], l1[8];
-      for (int l = 0; l < 8; ++l) {
-        l0[l] = static_cast<std::uint32_t>(first + l);
-        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
-      }
-      c0[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l0));
-      c1[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l1));
-    }
+    c0[g] = lo[g];
+    c1[g] = hi[g];
     c2[g] = _mm256_setzero_si256();
     c3[g] = _mm256_setzero_si256();
   }
@@ -153,6 +139,33 @@ KOKKOSDTENSOR_IMPL_AVX2 void philox8(const PhiloxKeySchedule& key, std::uint64_t
     out[g].word[2] = c2[g];
     out[g].word[3] = c3[g];
   }
+}
+
+// NB independent groups of 8 blocks (groups g at first_block + 8 g) through the 10 rounds
+// together: one group is a single dependency chain (multiply latency), two keep the vector
+// units busier.
+template <int NB>
+KOKKOSDTENSOR_IMPL_AVX2 void philox8(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                     Words8 (&out)[NB]) {
+  __m256i c0[NB], c1[NB];
+  for (int g = 0; g < NB; ++g) {
+    const std::uint64_t first = first_block + 8 * static_cast<std::uint64_t>(g);
+    const std::uint32_t lo = static_cast<std::uint32_t>(first);
+    if (lo <= 0xFFFFFFF8u) {  // no carry into the high counter word within the group
+      c0[g] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(lo)),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      c1[g] = _mm256_set1_epi32(static_cast<int>(first >> 32));
+    } else {
+      alignas(32) std::uint32_t l0[8], l1[8];
+      for (int l = 0; l < 8; ++l) {
+        l0[l] = static_cast<std::uint32_t>(first + l);
+        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
+      }
+      c0[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l0));
+      c1[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(l1));
+    }
+  }
+  philox8_counters<NB>(key, c0, c1, out);
 }
 
 // Block-lane layout (v[j] lane l = word/element j of block l) to stream order
@@ -200,29 +213,16 @@ struct Words16 {
   __m512i word[4];
 };
 
-// NB groups of 16 blocks (group g: blocks first_block + 16 g + l, l = 0..15). Two groups:
-// two dependency chains, as philox8.
+// Philox of NB groups of 16 blocks of any counters: lane l of group g is block
+// hi[g] lane l << 32 | lo[g] lane l.
 template <int NB>
-KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint64_t first_block,
-                                        Words16 (&out)[NB]) {
+KOKKOSDTENSOR_IMPL_AVX512 void philox16_counters(const PhiloxKeySchedule& key,
+                                                 const __m512i (&lo)[NB], const __m512i (&hi)[NB],
+                                                 Words16 (&out)[NB]) {
   __m512i c0[NB], c1[NB], c2[NB], c3[NB];
   for (int g = 0; g < NB; ++g) {
-    const std::uint64_t first = first_block + 16 * static_cast<std::uint64_t>(g);
-    const std::uint32_t lo = static_cast<std::uint32_t>(first);
-    if (lo <= 0xFFFFFFF0u) {  // no carry into the high counter word within the group
-      c0[g] =
-          _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(lo)),
-                           _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-      c1[g] = _mm512_set1_epi32(static_cast<int>(first >> 32));
-    } else {
-      alignas(64) std::uint32_t l0[16], l1[16];
-      for (int l = 0; l < 16; ++l) {
-        l0[l] = static_cast<std::uint32_t>(first + l);
-        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
-      }
-      c0[g] = _mm512_load_si512(l0);
-      c1[g] = _mm512_load_si512(l1);
-    }
+    c0[g] = lo[g];
+    c1[g] = hi[g];
     c2[g] = _mm512_setzero_si512();
     c3[g] = _mm512_setzero_si512();
   }
@@ -247,6 +247,33 @@ KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint6
     out[g].word[2] = c2[g];
     out[g].word[3] = c3[g];
   }
+}
+
+// NB groups of 16 blocks (group g: blocks first_block + 16 g + l, l = 0..15). Two groups:
+// two dependency chains, as philox8.
+template <int NB>
+KOKKOSDTENSOR_IMPL_AVX512 void philox16(const PhiloxKeySchedule& key, std::uint64_t first_block,
+                                        Words16 (&out)[NB]) {
+  __m512i c0[NB], c1[NB];
+  for (int g = 0; g < NB; ++g) {
+    const std::uint64_t first = first_block + 16 * static_cast<std::uint64_t>(g);
+    const std::uint32_t lo = static_cast<std::uint32_t>(first);
+    if (lo <= 0xFFFFFFF0u) {  // no carry into the high counter word within the group
+      c0[g] =
+          _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(lo)),
+                           _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+      c1[g] = _mm512_set1_epi32(static_cast<int>(first >> 32));
+    } else {
+      alignas(64) std::uint32_t l0[16], l1[16];
+      for (int l = 0; l < 16; ++l) {
+        l0[l] = static_cast<std::uint32_t>(first + l);
+        l1[l] = static_cast<std::uint32_t>((first + l) >> 32);
+      }
+      c0[g] = _mm512_load_si512(l0);
+      c1[g] = _mm512_load_si512(l1);
+    }
+  }
+  philox16_counters<NB>(key, c0, c1, out);
 }
 
 // The same as 2 NB Words8: out[2 g] blocks 0..7 of group g, out[2 g + 1] blocks 8..15 (the

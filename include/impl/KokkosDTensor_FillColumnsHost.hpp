@@ -1,0 +1,411 @@
+#ifndef KOKKOSDTENSOR_IMPL_FILLCOLUMNSHOST_HPP
+#define KOKKOSDTENSOR_IMPL_FILLCOLUMNSHOST_HPP
+
+// The host-style columns kernels (the device style is in KokkosDTensor_FillColumns.hpp):
+// lanes, for rows that start on block boundaries, and tiles through a buffer for the rest.
+
+#include <algorithm>
+#include <cstdint>
+#include <impl/KokkosDTensor_FillColumns.hpp>
+#include <impl/KokkosDTensor_FillRowsHost.hpp>
+#include <impl/KokkosDTensor_HostSimd.hpp>
+#include <type_traits>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+// out[k][r] = in[r][k] for a block of elements moved as raw bits (shuffles only, no
+// arithmetic): 8 x 8 of 4-byte elements or 4 x 4 of 8-byte ones in AVX2 registers.
+// in[r] and out[k] each point at N consecutive elements.
+__attribute__((target("avx2"))) inline void transpose_block(const float* const (&in)[8],
+                                                            float* const (&out)[8]) {
+  __m256 r[8], t[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(in[i]);
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    for (int i = 0; i < 2; ++i) {
+      r[4 * h + 2 * i] = _mm256_shuffle_ps(t[4 * h + i], t[4 * h + i + 2], 0x44);
+      r[4 * h + 2 * i + 1] = _mm256_shuffle_ps(t[4 * h + i], t[4 * h + i + 2], 0xEE);
+    }
+  }
+  for (int k = 0; k < 4; ++k) {
+    _mm256_storeu_ps(out[k], _mm256_permute2f128_ps(r[k], r[k + 4], 0x20));
+    _mm256_storeu_ps(out[k + 4], _mm256_permute2f128_ps(r[k], r[k + 4], 0x31));
+  }
+}
+__attribute__((target("avx2"))) inline void transpose_block(const double* const (&in)[4],
+                                                            double* const (&out)[4]) {
+  __m256d r[4], t[4];
+  for (int i = 0; i < 4; ++i) r[i] = _mm256_loadu_pd(in[i]);
+  t[0] = _mm256_unpacklo_pd(r[0], r[1]);
+  t[1] = _mm256_unpackhi_pd(r[0], r[1]);
+  t[2] = _mm256_unpacklo_pd(r[2], r[3]);
+  t[3] = _mm256_unpackhi_pd(r[2], r[3]);
+  _mm256_storeu_pd(out[0], _mm256_permute2f128_pd(t[0], t[2], 0x20));
+  _mm256_storeu_pd(out[1], _mm256_permute2f128_pd(t[1], t[3], 0x20));
+  _mm256_storeu_pd(out[2], _mm256_permute2f128_pd(t[0], t[2], 0x31));
+  _mm256_storeu_pd(out[3], _mm256_permute2f128_pd(t[1], t[3], 0x31));
+}
+#endif
+
+// Lanes: 16 rows that are neighbours in memory and start on block boundaries draw block k of
+// each row in the 16 lanes of one Philox call (philox16_counters; 2 x 8 lanes with AVX2), so
+// that element e of the block, for the 16 rows, is one 64-byte store into column k E + e:
+// whole cache lines, written down the columns, and Philox at full width whatever the tile.
+// A work item takes band_groups groups of 16 rows by chunk_blocks blocks of each; rows of a
+// run (the column dimension's extent) that do not fill a group go block by block.
+template <class T, class Dist>
+struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
+  static constexpr bool is_host_style = true;
+  static constexpr int E = Dist::elements_per_block;
+  static constexpr int L = 16;  // rows per group
+  int band_groups = 16;
+  int chunk_blocks = 4;
+  std::uint64_t run;        // rows that are neighbours in memory (the column dimension's extent)
+  std::uint64_t runs;       // rows / run
+  std::uint64_t bands;      // work items along a run
+  std::uint64_t lane_step;  // blocks from a row to the next one of its run
+  // The transforms of whole blocks (fill_8_avx2: Dist's AVX2 or scalar transform).
+  FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
+
+  // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
+  static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
+
+  // Whether the kernel takes T and the CPU (AVX2 at least).
+  static bool available() {
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+    return takes_type && host_has_avx2_fma();
+#else
+    return false;
+#endif
+  }
+
+  // Items: bands fastest, so that a thread's next item goes on down the same columns.
+  void operator()(const std::uint64_t item) const {
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+    const std::uint64_t band = item % bands;
+    const std::uint64_t rest = item / bands;
+    const std::uint64_t run_index = rest % runs;
+    const std::uint64_t k0 = rest / runs * chunk_blocks;
+    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, this->blocks_per_row);
+    const std::uint64_t first = band * L * band_groups;
+    const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
+    std::uint64_t q = first;
+    for (; takes_type && q + L <= last; q += L) {
+      std::int64_t memory_offset;
+      std::uint64_t row_start;
+      this->locate_row(run_index * run + q, memory_offset, row_start);
+      T* const rows = this->data + memory_offset;
+      const std::uint64_t block = this->first_block + row_start / E;
+      if (blocks.use_avx512)
+        group_avx512(rows, block, k0, k1);
+      else
+        group_avx2(rows, block, k0, k1);
+    }
+    for (; q < last; ++q) {
+      std::int64_t memory_offset;
+      std::uint64_t row_start;
+      this->locate_row(run_index * run + q, memory_offset, row_start);
+      for (std::uint64_t k = k0; k < k1; ++k) {
+        const std::uint64_t b = row_start / E + k;
+        this->fill_strided_block(this->data + memory_offset, row_start, b,
+                                 stream_block(this->key, this->first_block + b), this->dist);
+      }
+    }
+#else
+    (void)item;
+#endif
+  }
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  // Element j of row l of the group: rows[l + j * step]. Before the transform, the input of
+  // block k into values (stream order: values[l E + e] is element k E + e of row l).
+  void load_input(const T* rows, std::uint64_t k, T* values) const {
+    const std::int64_t step = this->element_step;
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      const bool inside = j < static_cast<std::int64_t>(this->row_length);
+      for (int l = 0; l < L; ++l) values[l * E + e] = inside ? rows[l + j * step] : T();
+    }
+  }
+
+  // Group `rows` (16 rows, lane 0's block 0 is `block`), blocks [k0, k1) of each, in AVX-512.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(
+      T* rows, std::uint64_t block, std::uint64_t k0, std::uint64_t k1) const {
+    // 64-bit counters of lanes 0-7 and 8-15, then their low and high words as 16 lanes each.
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i step = _mm512_set1_epi64(static_cast<long long>(lane_step));
+    const __m512i start = _mm512_set1_epi64(static_cast<long long>(block + k0));
+    __m512i counter[2] = {_mm512_add_epi64(start, _mm512_mullo_epi64(lane, step)),
+                          _mm512_add_epi64(start, _mm512_mullo_epi64(_mm512_add_epi64(
+                                                      lane, _mm512_set1_epi64(8)), step))};
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+                                           30);
+    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    alignas(64) T values[L * E];
+    for (std::uint64_t k = k0; k < k1; ++k) {
+      const __m512i lo[1] = {_mm512_permutex2var_epi32(counter[0], even, counter[1])};
+      const __m512i hi[1] = {_mm512_permutex2var_epi32(counter[0], odd, counter[1])};
+      host_avx2::Words16 words[1];
+      host_avx2::philox16_counters<1>(this->key, lo, hi, words);
+      if (Dist::reads_input) load_input(rows, k, values);
+      if constexpr (HostAvx512Transform<Dist>::available) {
+        HostAvx512Transform<Dist>::apply(this->dist, words[0], values);
+      } else {
+        for (int h = 0; h < 2; ++h) {
+          host_avx2::Words8 half;
+          for (int j = 0; j < 4; ++j)
+            half.word[j] = h == 0 ? _mm512_castsi512_si256(words[0].word[j])
+                                  : _mm512_extracti64x4_epi64(words[0].word[j], 1);
+          blocks.fill_8_avx2(values + 8 * h * E, half);
+        }
+      }
+      store_columns_avx512(rows, k, values);
+      for (int h = 0; h < 2; ++h) counter[h] = _mm512_add_epi64(counter[h], _mm512_set1_epi64(1));
+    }
+  }
+
+  // values (stream order) to the columns k E .. k E + E - 1 of the 16 rows: column e is
+  // values[l E + e], l = 0..15, gathered by two-source permutes.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void store_columns_avx512(
+      T* rows, std::uint64_t k, const T* values) const {
+    const std::int64_t step = this->element_step;
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    __m512i s[4];
+    for (int q = 0; q < 4; ++q) s[q] = _mm512_load_si512(reinterpret_cast<const char*>(values) + 64 * q);
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      if (j >= length) break;
+      char* const out = reinterpret_cast<char*>(rows + j * step);
+      if constexpr (sizeof(T) == 4) {
+        const __m512i index = _mm512_add_epi32(
+            _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28),
+            _mm512_set1_epi32(e));
+        const __m512i low = _mm512_permutex2var_epi32(s[0], index, s[1]);
+        const __m512i high = _mm512_permutex2var_epi32(s[2], index, s[3]);
+        _mm512_storeu_si512(out, _mm512_inserti64x4(low, _mm512_castsi512_si256(high), 1));
+      } else {
+        const __m512i index =
+            _mm512_add_epi64(_mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), _mm512_set1_epi64(e));
+        _mm512_storeu_si512(out, _mm512_permutex2var_epi64(s[0], index, s[1]));
+        _mm512_storeu_si512(out + 64, _mm512_permutex2var_epi64(s[2], index, s[3]));
+      }
+    }
+  }
+
+  // The same in AVX2: the group's rows 0-7 and 8-15 as two groups of 8 lanes.
+  __attribute__((target("avx2,fma"))) void group_avx2(T* rows, std::uint64_t block,
+                                                      std::uint64_t k0, std::uint64_t k1) const {
+    alignas(32) std::uint32_t lane_lo[L], lane_hi[L];
+    for (int l = 0; l < L; ++l) {
+      const std::uint64_t c = block + k0 + static_cast<std::uint64_t>(l) * lane_step;
+      lane_lo[l] = static_cast<std::uint32_t>(c);
+      lane_hi[l] = static_cast<std::uint32_t>(c >> 32);
+    }
+    __m256i lo[2], hi[2];
+    for (int h = 0; h < 2; ++h) {
+      lo[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_lo + 8 * h));
+      hi[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_hi + 8 * h));
+    }
+    alignas(32) T values[L * E];
+    for (std::uint64_t k = k0; k < k1; ++k) {
+      host_avx2::Words8 words[2];
+      host_avx2::philox8_counters<2>(this->key, lo, hi, words);
+      if (Dist::reads_input) load_input(rows, k, values);
+      for (int h = 0; h < 2; ++h) blocks.fill_8_avx2(values + 8 * h * E, words[h]);
+      store_columns_avx2(rows, k, values);
+      for (int h = 0; h < 2; ++h) {
+        // +1 on the 64-bit counters: a carry into the high word where the low one wraps.
+        const __m256i next = _mm256_add_epi32(lo[h], _mm256_set1_epi32(1));
+        hi[h] = _mm256_sub_epi32(hi[h], _mm256_cmpeq_epi32(next, _mm256_setzero_si256()));
+        lo[h] = next;
+      }
+    }
+  }
+
+  // values (stream order, 8 rows per half) to the columns. 4-byte elements: the inverse of
+  // to_stream_order per half; 8-byte ones: unpacks and a lane permute per 4 rows.
+  __attribute__((target("avx2,fma"))) void store_columns_avx2(T* rows, std::uint64_t k,
+                                                              const T* values) const {
+    const std::int64_t step = this->element_step;
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    // column[e][p]: element e of rows 4p .. 4p + 3 (8-byte) or 8p .. 8p + 7 (4-byte).
+    constexpr int parts = sizeof(T) == 4 ? 2 : 4;
+    __m256i column[E][parts];
+    for (int h = 0; h < 2; ++h) {
+      const __m256i* in = reinterpret_cast<const __m256i*>(values + 8 * h * E);
+      const __m256i s0 = _mm256_load_si256(in), s1 = _mm256_load_si256(in + 1);
+      const __m256i s2 = _mm256_load_si256(in + 2), s3 = _mm256_load_si256(in + 3);
+      if constexpr (sizeof(T) == 4) {
+        // s[q]: rows 2q and 2q + 1 of the half; a[r] 128-bit lane i: row r + 4 i.
+        const __m256i a0 = _mm256_permute2x128_si256(s0, s2, 0x20);
+        const __m256i a1 = _mm256_permute2x128_si256(s0, s2, 0x31);
+        const __m256i a2 = _mm256_permute2x128_si256(s1, s3, 0x20);
+        const __m256i a3 = _mm256_permute2x128_si256(s1, s3, 0x31);
+        const __m256i t0 = _mm256_unpacklo_epi32(a0, a1), t1 = _mm256_unpackhi_epi32(a0, a1);
+        const __m256i t2 = _mm256_unpacklo_epi32(a2, a3), t3 = _mm256_unpackhi_epi32(a2, a3);
+        const __m256i c[4] = {_mm256_unpacklo_epi64(t0, t2), _mm256_unpackhi_epi64(t0, t2),
+                              _mm256_unpacklo_epi64(t1, t3), _mm256_unpackhi_epi64(t1, t3)};
+        for (int e = 0; e < E; ++e) column[e][h] = c[e];
+      } else {
+        // s[q]: rows 2q and 2q + 1 of the half, two elements each.
+        const __m256d d[4] = {_mm256_castsi256_pd(s0), _mm256_castsi256_pd(s1),
+                              _mm256_castsi256_pd(s2), _mm256_castsi256_pd(s3)};
+        for (int p = 0; p < 2; ++p) {
+          const __m256d even = _mm256_unpacklo_pd(d[2 * p], d[2 * p + 1]);  // rows 0 2 1 3
+          const __m256d odd = _mm256_unpackhi_pd(d[2 * p], d[2 * p + 1]);
+          column[0][2 * h + p] = _mm256_castpd_si256(_mm256_permute4x64_pd(even, 0xD8));
+          column[1 % E][2 * h + p] = _mm256_castpd_si256(_mm256_permute4x64_pd(odd, 0xD8));
+        }
+      }
+    }
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      if (j >= length) break;
+      __m256i* const out = reinterpret_cast<__m256i*>(rows + j * step);
+      for (int p = 0; p < parts; ++p) _mm256_storeu_si256(out + p, column[e][p]);
+    }
+  }
+#endif
+};
+
+// Tiles: tile_rows rows (128 bytes along the column dimension, 16 rows at least) by
+// column_chunk elements of each, through a buffer of about 17 KiB: the Views the lanes kernel
+// does not take (rows that start inside a block, 1-byte elements, CPUs without AVX2). Work items take the tiles
+// of a chunk of columns in turn along the column dimension, so that a thread's next item
+// writes the next bytes of the same memory pages (docs/performance.md, "Layouts": this order
+// and the row groups innermost below took LayoutLeft uniform_ from 0.19 to 0.32-0.40 of
+// LayoutRight on one Zen 4 core; still far from the rows path).
+template <class T, class Dist>
+struct FillColumnsHostFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
+  static constexpr bool is_host_style = true;
+  static constexpr int E = Dist::elements_per_block;
+  static constexpr int max_tile_rows = 512;
+  static constexpr int buffer_elements = 32768 / static_cast<int>(sizeof(T));
+  int tile_rows = sizeof(T) >= 8 ? 16 : static_cast<int>(128 / sizeof(T));
+  int column_chunk = 128;
+  int buffer_row = column_chunk + 2 * E;  // a chunk's blocks, both ends partial
+  std::uint64_t tiles;                    // of tile_rows rows
+  // Writes whole blocks into the buffer: the rows kernels' chunk loop on one long row.
+  FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
+
+  void operator()(const std::uint64_t item) const {
+    const std::uint64_t chunk = item / tiles;
+    const std::uint64_t tile = item - chunk * tiles;
+    const std::uint64_t first_row = tile * tile_rows;
+    const int count = static_cast<int>(std::min<std::uint64_t>(tile_rows, this->rows - first_row));
+    const std::int64_t j0 = static_cast<std::int64_t>(chunk) * column_chunk;
+    const std::int64_t j1 =
+        std::min<std::int64_t>(j0 + column_chunk, static_cast<std::int64_t>(this->row_length));
+    const std::int64_t step = this->element_step;
+    T storage[buffer_elements];
+    T* buffer[max_tile_rows];
+    T* row[max_tile_rows];
+    int shift[max_tile_rows];  // buffer position of element j0 of each row
+    std::uint64_t first_block_of[max_tile_rows];
+    int blocks_of[max_tile_rows];
+    for (int r = 0; r < count; ++r) buffer[r] = storage + r * buffer_row;
+    for (int r = 0; r < count; ++r) {
+      std::int64_t memory_offset;
+      std::uint64_t row_start;
+      this->locate_row(first_row + r, memory_offset, row_start);
+      row[r] = this->data + memory_offset;
+      const std::uint64_t begin = (row_start + j0) / E;
+      const std::uint64_t end = (row_start + j1 + E - 1) / E;
+      shift[r] = static_cast<int>(row_start + j0 - begin * E);
+      first_block_of[r] = begin;
+      blocks_of[r] = static_cast<int>(end - begin);
+    }
+    // Element j0 + j of row r: source[r][j] in the buffer, target[r][j * step] in memory.
+    T* source[max_tile_rows];
+    T* target[max_tile_rows];
+    for (int r = 0; r < count; ++r) {
+      source[r] = buffer[r] + shift[r];
+      target[r] = row[r] + j0 * step;
+    }
+    const std::int64_t n = j1 - j0;
+    if (Dist::reads_input) {
+      // The input; the buffer's elements outside [j0, j1) are drawn but never stored.
+      for (int r = 0; r < count; ++r)
+        for (int i = 0; i < buffer_row; ++i) buffer[r][i] = T();
+      copy_tile(source, target, count, n, step, true);
+    }
+    for (int r = 0; r < count; ++r) {
+      const std::uint64_t begin = first_block_of[r];
+      blocks.fill_blocks(buffer[r], begin * E, begin, begin + blocks_of[r]);
+    }
+    copy_tile(source, target, count, n, step, false);
+  }
+
+  // Elements [0, n) of `count` rows: buffer[r][j] -> row[r][j * step] (or back, to_buffer),
+  // through transposed blocks in AVX2 registers where rows are neighbours in memory.
+  void copy_tile(T* const* buffer, T* const* row, int count, std::int64_t n, std::int64_t step,
+                 bool to_buffer) const {
+    std::int64_t done = 0;
+    int r = 0;
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+    if (blocks.use_avx2_fma) done = copy_tile_avx2(buffer, row, count, n, step, to_buffer, r);
+#endif
+    // Element by element what is left: rows [r, count) of elements [0, done), all rows of
+    // [done, n). Rows innermost, so that each line of memory is written whole at once.
+    for (std::int64_t j = 0; j < n; ++j) {
+      for (int q = j < done ? r : 0; q < count; ++q) {
+        if (to_buffer)
+          buffer[q][j] = row[q][j * step];
+        else
+          row[q][j * step] = buffer[q][j];
+      }
+    }
+  }
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  // Groups of N neighbouring rows (row[q + k] == row[q] + k), N x N blocks of elements
+  // (N = 8 for 4-byte, 4 for 8-byte T). Returns the first element not copied in rows
+  // [0, rows_done); rows_done: the rows it covered.
+  __attribute__((target("avx2"))) std::int64_t copy_tile_avx2(T* const* buffer, T* const* row,
+                                                              int count, std::int64_t n,
+                                                              std::int64_t step, bool to_buffer,
+                                                              int& rows_done) const {
+    constexpr int N = sizeof(T) == 4 ? 8 : sizeof(T) == 8 ? 4 : 0;
+    if constexpr (N == 0) {
+      return 0;
+    } else {
+      using Lane = typename std::conditional<sizeof(T) == 4, float, double>::type;
+      const std::int64_t end = n / N * N;
+      int rows = 0;
+      while (rows + N <= count) {
+        bool neighbours = true;
+        for (int k = 1; k < N; ++k) neighbours = neighbours && row[rows + k] == row[rows] + k;
+        if (!neighbours) break;
+        rows += N;
+      }
+      // Row groups innermost: the blocks of one column group complete their lines of memory
+      // one after the other, rather than each line in pieces far apart in time.
+      for (std::int64_t j = 0; j < end; j += N) {
+        for (int q = 0; q < rows; q += N) {
+          const Lane* in[N];
+          Lane* out[N];
+          for (int k = 0; k < N; ++k) {
+            T* const in_buffer = buffer[q + k] + j;
+            T* const in_memory = row[q] + (j + k) * step;
+            in[k] = reinterpret_cast<const Lane*>(to_buffer ? in_memory : in_buffer);
+            out[k] = reinterpret_cast<Lane*>(to_buffer ? in_buffer : in_memory);
+          }
+          transpose_block(in, out);
+        }
+      }
+      rows_done = rows;
+      return end;
+    }
+  }
+#endif
+};
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif
