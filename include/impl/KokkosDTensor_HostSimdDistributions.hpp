@@ -26,6 +26,11 @@ namespace Impl {
 #define KOKKOSDTENSOR_IMPL_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
 #define KOKKOSDTENSOR_IMPL_AVX512 \
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline
+// The scalar element functions of the cold lanes, compiled for the same ISA with every call
+// inlined (flatten): portable_fma is then vfmadd, not a call to libm's fma (same bits).
+#define KOKKOSDTENSOR_IMPL_SCALAR_AVX2 __attribute__((target("avx2,fma"), flatten))
+#define KOKKOSDTENSOR_IMPL_SCALAR_AVX512 \
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), flatten))
 
 namespace host_avx2 {
 
@@ -439,8 +444,9 @@ struct HostAvx2Transform<TruncNormal<float>> {
           int cold;
           __m256 x = v::trunc_normal(v::uniform01(word), d, cold);
           if (cold)
-            x = v::patch_lanes(x, word, cold,
-                               [&](std::uint32_t w0) { return d.element(w0, w0, 0.0f); });
+            x = v::patch_lanes(x, word, cold, [&](std::uint32_t w0) KOKKOSDTENSOR_IMPL_SCALAR_AVX2 {
+              return d.element(w0, w0, 0.0f);
+            });
           return _mm256_castps_si256(x);
         });
   }
@@ -457,9 +463,10 @@ struct HostAvx2Transform<TruncNormal<double>> {
           int cold;
           __m256d r = v::trunc_normal(v::uniform01_double(x), d, cold);
           if (cold)
-            r = v::patch_lanes(r, x, cold, [&](std::uint32_t w0, std::uint32_t w1) {
-              return d.element(w0, w1, 0.0);
-            });
+            r = v::patch_lanes(
+                r, x, cold, [&](std::uint32_t w0, std::uint32_t w1) KOKKOSDTENSOR_IMPL_SCALAR_AVX2 {
+                  return d.element(w0, w1, 0.0);
+                });
           return r;
         });
   }
@@ -529,6 +536,260 @@ struct HostAvx2Transform<RandomBits<std::uint64_t>> {
   };
 };
 
+// ---- 16 blocks in AVX-512 (float compute types and randint 32-bit) -------------------------
+
+namespace host_avx2 {
+
+KOKKOSDTENSOR_IMPL_AVX512 __m512 bcast16(float x) { return _mm512_set1_ps(x); }
+template <int N>
+KOKKOSDTENSOR_IMPL_AVX512 __m512 horner(__m512 x, const float (&c)[N]) {
+  __m512 acc = bcast16(c[0]);
+  for (int i = 1; i < N; ++i) acc = _mm512_fmadd_ps(acc, x, bcast16(c[i]));
+  return acc;
+}
+KOKKOSDTENSOR_IMPL_AVX512 __m512 negate(__m512 x) {
+  return _mm512_castsi512_ps(
+      _mm512_xor_si512(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(0x80000000u))));
+}
+
+// uniform01_open_float in 16 lanes (as the 8-lane one).
+KOKKOSDTENSOR_IMPL_AVX512 __m512 uniform01_open(__m512i w) {
+  return _mm512_mul_ps(
+      _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_srli_epi32(w, 8), _mm512_set1_epi32(1))),
+      bcast16(0x1p-24f));
+}
+
+// log_core<false> in 16 lanes: log_normal_positive(xs, 0) for normal positive finite xs.
+KOKKOSDTENSOR_IMPL_AVX512 __m512 log_core(__m512 xs) {
+  const __m512i bits = _mm512_castps_si512(xs);
+  const __m512i e = _mm512_srai_epi32(_mm512_sub_epi32(bits, _mm512_set1_epi32(0x3f2aaaab)), 23);
+  const __m512 m = _mm512_castsi512_ps(_mm512_sub_epi32(bits, _mm512_slli_epi32(e, 23)));
+  const __m512 f = _mm512_sub_ps(m, bcast16(1.0f));
+  static constexpr float cg[9] = {0x1.d01f96p-4f,  -0x1.fcd61ap-4f, 0x1.bf1a08p-4f,
+                                  -0x1.f7579cp-4f, 0x1.24b290p-3f,  -0x1.557838p-3f,
+                                  0x1.999954p-3f,  -0x1.ffffb6p-3f, 0x1.555556p-2f};
+  const __m512 g = horner(f, cg);
+  const __m512 t = _mm512_fmadd_ps(g, f, bcast16(-0.5f));
+  const __m512 p = _mm512_fmadd_ps(t, _mm512_mul_ps(f, f), f);
+  const __m512 ef = _mm512_cvtepi32_ps(e);
+  return _mm512_fmadd_ps(ef, bcast16(0x1.62e430p-1f),
+                         _mm512_fmadd_ps(ef, bcast16(-0x1.05c610p-29f), p));
+}
+
+// portable_exp(float) in 16 lanes (as the 8-lane exp).
+KOKKOSDTENSOR_IMPL_AVX512 __m512 exp(__m512 x) {
+  __m512 xc = _mm512_max_ps(x, bcast16(-104.0f));
+  xc = _mm512_min_ps(xc, bcast16(89.0f));
+  const __m512 t = _mm512_fmadd_ps(xc, bcast16(0x1.715476p+0f), bcast16(0x1.8p23f));
+  const __m512 kf = _mm512_sub_ps(t, bcast16(0x1.8p23f));
+  const __m512 r1 = _mm512_fmadd_ps(kf, bcast16(-0x1.62e430p-1f), xc);
+  const __m512 r = _mm512_fmadd_ps(kf, bcast16(0x1.05c610p-29f), r1);
+  static constexpr float cg[5] = {0x1.6d117cp-10f, 0x1.120be2p-7f, 0x1.555518p-5f, 0x1.5554dcp-3f,
+                                  0x1.000000p-1f};
+  const __m512 g = horner(r, cg);
+  const __m512i k = _mm512_sub_epi32(_mm512_castps_si512(t), _mm512_set1_epi32(0x4b400000));
+  const __m512 hi = _mm512_add_ps(bcast16(1.0f), r);
+  const __m512 lo = _mm512_add_ps(_mm512_sub_ps(bcast16(1.0f), hi), r);
+  const __m512 e = _mm512_add_ps(hi, _mm512_fmadd_ps(_mm512_mul_ps(r, r), g, lo));
+  const __m512i a = _mm512_srai_epi32(k, 1);
+  const __m512i bias = _mm512_set1_epi32(127);
+  const __m512 pa = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(a, bias), 23));
+  const __m512 pb =
+      _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_sub_epi32(k, a), bias), 23));
+  const __m512 result = _mm512_mul_ps(_mm512_mul_ps(e, pa), pb);
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, x, _CMP_ORD_Q), _mm512_add_ps(x, x), result);
+}
+
+// geometric_trials in 16 lanes (vrndscaleps toward +inf: the exact ceiling).
+KOKKOSDTENSOR_IMPL_AVX512 __m512 geometric_trials(__m512 u, __m512 log1p_minus_p) {
+  const __m512 q = _mm512_div_ps(log_core(u), log1p_minus_p);
+  return _mm512_max_ps(_mm512_roundscale_ps(q, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC),
+                       bcast16(1.0f));
+}
+
+// trunc_normal (float) in 16 lanes, as the 8-lane one.
+KOKKOSDTENSOR_IMPL_AVX512 __m512 trunc_normal(__m512 u, const TruncNormal<float>& d,
+                                              __mmask16& cold) {
+  const __m512 v = _mm512_fmadd_ps(u, bcast16(d.erf_width), bcast16(d.erf_lo));
+  const __m512 arg = _mm512_fnmadd_ps(v, v, bcast16(1.0f));  // fma(-v, v, 1)
+  const __m512 w = negate(log_core(arg));
+  cold = _mm512_cmp_ps_mask(arg, bcast16(0x1p-126f), _CMP_NGE_UQ) |
+         _mm512_cmp_ps_mask(_mm512_abs_ps(v), bcast16(1.0f), _CMP_NLT_UQ);
+  const __mmask16 central = _mm512_cmp_ps_mask(w, bcast16(5.0f), _CMP_LT_OQ);
+  __m512 p = _mm512_setzero_ps();
+  if (central) {
+    static constexpr float c1[10] = {
+        -0x1.32e60ep-27f, 0x1.90e8acp-26f,  0x1.f6a6f8p-22f, -0x1.d0eda0p-19f, -0x1.4db186p-18f,
+        0x1.c9e970p-13f,  -0x1.48650cp-10f, -0x1.11c506p-8f, 0x1.f91e8ap-3f,   0x1.805c5ep+0f};
+    p = horner(_mm512_sub_ps(w, bcast16(2.5f)), c1);
+  }
+  if (central != 0xFFFF) {
+    static constexpr float c2[10] = {
+        0x1.0b565cp-13f, -0x1.4e5612p-12f, -0x1.33e522p-14f, 0x1.8828b2p-10f, -0x1.d67114p-9f,
+        0x1.7472e8p-8f,  -0x1.f49ee8p-8f,  0x1.358440p-7f,   0x1.006dc6p+0f,  0x1.6a9efcp+1f};
+    p = _mm512_mask_blend_ps(central, horner(_mm512_sub_ps(_mm512_sqrt_ps(w), bcast16(3.0f)), c2),
+                             p);
+  }
+  const __m512 x = _mm512_fmadd_ps(_mm512_mul_ps(v, p), bcast16(d.scale), bcast16(d.mean));
+  return _mm512_min_ps(bcast16(d.b), _mm512_max_ps(bcast16(d.a), x));
+}
+
+// A one-word transform of 16 blocks: f(word vector j, cold mask) for the 4 words of each
+// block, in block-lane layout, stored in stream order (element 4 l + j); then the lanes f
+// marked cold (rare) by scalar(word), in one loop over the 64 words.
+template <class T, class F, class Scalar>
+KOKKOSDTENSOR_IMPL_AVX512 void transform_f32(const Words16& w, T* dst, const F& f,
+                                             const Scalar& scalar) {
+  __m512i v[4];
+  __mmask16 cold[4];
+  for (int j = 0; j < 4; ++j) v[j] = f(w.word[j], cold[j]);
+  store_stream_order(v, dst);
+  std::uint64_t rest =
+      static_cast<std::uint64_t>(cold[0]) | static_cast<std::uint64_t>(cold[1]) << 16 |
+      static_cast<std::uint64_t>(cold[2]) << 32 | static_cast<std::uint64_t>(cold[3]) << 48;
+  if (rest) {
+    alignas(64) std::uint32_t word[4][16];
+    for (int j = 0; j < 4; ++j) _mm512_store_si512(word[j], w.word[j]);
+    for (; rest; rest &= rest - 1) {
+      const int bit = __builtin_ctzll(rest), j = bit >> 4, l = bit & 15;
+      dst[4 * l + j] = scalar(word[j][l]);
+    }
+  }
+}
+
+// The high halves of the 32x32-bit products a * m, 16 lanes (as mul_hi_lo).
+KOKKOSDTENSOR_IMPL_AVX512 __m512i mul_hi_u32(__m512i a, __m512i m) {
+  const __m512i even = _mm512_mul_epu32(a, m);
+  const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
+  return _mm512_mask_shuffle_epi32(odd, 0x5555, even, _MM_PERM_DDBB);
+}
+
+}  // namespace host_avx2
+
+template <>
+struct HostAvx512Transform<Exponential<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Exponential<float>& d,
+                                              const host_avx2::Words16& w, float* dst) {
+    namespace v = host_avx2;
+    const __m512 lambd = _mm512_set1_ps(d.lambd);
+    v::transform_f32(
+        w, dst,
+        [&](__m512i word, __mmask16 & cold)
+            __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
+              cold = 0;
+              return _mm512_castps_si512(
+                  _mm512_div_ps(v::negate(v::log_core(v::uniform01_open(word))), lambd));
+            },
+        [&](std::uint32_t w0) KOKKOSDTENSOR_IMPL_SCALAR_AVX512 { return d.element(w0, w0, 0.0f); });
+  }
+};
+
+// LogNormal f32: exp(fma(std, z, mean)), z from normal_from_word_top; the z of its cold lanes
+// (the words outside the table's top four octaves, 1/16) by the scalar normal_from_word, in
+// one loop over the 64 words (one mostly-taken branch, as HostAvx512Transform<Normal<float>>),
+// before the exp of all 64.
+template <>
+struct HostAvx512Transform<LogNormal<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const LogNormal<float>& d,
+                                              const host_avx2::Words16& w, float* dst) {
+    namespace v = host_avx2;
+    const __m512 stddev = _mm512_set1_ps(d.stddev), mean = _mm512_set1_ps(d.mean);
+    __m512 z[4];
+    __mmask16 cold[4];
+    for (int j = 0; j < 4; ++j) z[j] = v::normal_from_word_top(w.word[j], cold[j]);
+    std::uint64_t rest =
+        static_cast<std::uint64_t>(cold[0]) | static_cast<std::uint64_t>(cold[1]) << 16 |
+        static_cast<std::uint64_t>(cold[2]) << 32 | static_cast<std::uint64_t>(cold[3]) << 48;
+    if (rest) {
+      alignas(64) std::uint32_t word[4][16];
+      alignas(64) float zs[4][16];
+      for (int j = 0; j < 4; ++j) {
+        _mm512_store_si512(word[j], w.word[j]);
+        _mm512_store_ps(zs[j], z[j]);
+      }
+      for (; rest; rest &= rest - 1) {
+        const int bit = __builtin_ctzll(rest), j = bit >> 4, l = bit & 15;
+        zs[j][l] = normal_from_word(word[j][l], NormalTableF32::data);
+      }
+      for (int j = 0; j < 4; ++j) z[j] = _mm512_load_ps(zs[j]);
+    }
+    __m512i out[4];
+    for (int j = 0; j < 4; ++j)
+      out[j] = _mm512_castps_si512(v::exp(_mm512_fmadd_ps(stddev, z[j], mean)));
+    v::store_stream_order(out, dst);
+  }
+};
+
+template <class T>
+struct HostAvx512GeometricF32 {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Geometric<T>& d, const host_avx2::Words16& w,
+                                              T* dst) {
+    namespace v = host_avx2;
+    const __m512 denominator = _mm512_set1_ps(d.log1p_minus_p), limit = _mm512_set1_ps(d.limit);
+    v::transform_f32(
+        w, dst,
+        [&](__m512i word, __mmask16 & cold)
+            __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
+              cold = 0;
+              const __m512 trials = v::geometric_trials(v::uniform01_open(word), denominator);
+              const __mmask16 below = _mm512_cmp_ps_mask(trials, limit, _CMP_LT_OQ);
+              if constexpr (std::is_same<T, float>::value) {
+                return _mm512_castps_si512(
+                    _mm512_mask_blend_ps(below, _mm512_set1_ps(d.max_value), trials));
+              } else {
+                return _mm512_mask_blend_epi32(below, _mm512_set1_epi32(d.max_value),
+                                               _mm512_cvttps_epi32(trials));
+              }
+            },
+        [&](std::uint32_t w0) KOKKOSDTENSOR_IMPL_SCALAR_AVX512 { return d.element(w0, w0, T()); });
+  }
+};
+template <>
+struct HostAvx512Transform<Geometric<float>> : HostAvx512GeometricF32<float> {};
+template <>
+struct HostAvx512Transform<Geometric<std::int32_t>> : HostAvx512GeometricF32<std::int32_t> {};
+
+template <>
+struct HostAvx512Transform<TruncNormal<float>> {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const TruncNormal<float>& d,
+                                              const host_avx2::Words16& w, float* dst) {
+    namespace v = host_avx2;
+    v::transform_f32(
+        w, dst,
+        [&](__m512i word, __mmask16 & cold)
+            __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
+              return _mm512_castps_si512(v::trunc_normal(v::uniform01(word), d, cold));
+            },
+        [&](std::uint32_t w0) KOKKOSDTENSOR_IMPL_SCALAR_AVX512 { return d.element(w0, w0, 0.0f); });
+  }
+};
+
+// RandInt 32-bit in 16 lanes, as HostAvx2RandInt32.
+template <class T>
+struct HostAvx512RandInt32 {
+  static constexpr bool available = true;
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const RandInt<T>& d, const host_avx2::Words16& w,
+                                              T* dst) {
+    const __m512i low = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.low)));
+    const bool full = d.range > 0xFFFFFFFFull;
+    const __m512i range = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.range)));
+    __m512i v[4];
+    for (int j = 0; j < 4; ++j)
+      v[j] = _mm512_add_epi32(full ? w.word[j] : host_avx2::mul_hi_u32(w.word[j], range), low);
+    host_avx2::store_stream_order(v, dst);
+  }
+};
+template <>
+struct HostAvx512Transform<RandInt<std::int32_t>> : HostAvx512RandInt32<std::int32_t> {};
+template <>
+struct HostAvx512Transform<RandInt<std::uint32_t>> : HostAvx512RandInt32<std::uint32_t> {};
+
+#undef KOKKOSDTENSOR_IMPL_SCALAR_AVX512
+#undef KOKKOSDTENSOR_IMPL_SCALAR_AVX2
 #undef KOKKOSDTENSOR_IMPL_AVX512
 #undef KOKKOSDTENSOR_IMPL_AVX2
 
