@@ -434,6 +434,9 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   add("uniform_f32", 4, fill, n, [&] { kdt::uniform_(f32, 0.0, 1.0, gen); });
   add("normal_f32", 4, fill, n, [&] { kdt::normal_(f32, 0.0, 1.0, gen); });
   add("log_normal_f32", 4, fill, n, [&] { kdt::log_normal_(f32, 0.0, 0.25, gen); });
+  add("exponential_f32", 4, fill, n, [&] { kdt::exponential_(f32, 1.0, gen); });
+  add("geometric_f32", 4, fill, n, [&] { kdt::geometric_(f32, 0.3, gen); });
+  add("trunc_normal_f32", 4, fill, n, [&] { kdt::trunc_normal_(f32, 0.0, 1.0, -2.0, 2.0, gen); });
   add("bernoulli_f32", 4, fill, n, [&] { kdt::bernoulli_(f32, 0.5, gen); });
   Kokkos::deep_copy(f32, 1.0f);
   add("dropout_f32", 8, "copy_ceiling", n, [&] { kdt::dropout_(f32, 0.1, gen); });
@@ -441,6 +444,10 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     Kokkos::View<double*, Space> f64("f64", n);
     add("uniform_f64", 8, fill, n, [&] { kdt::uniform_(f64, 0.0, 1.0, gen); });
     add("normal_f64", 8, fill, n, [&] { kdt::normal_(f64, 0.0, 1.0, gen); });
+    add("log_normal_f64", 8, fill, n, [&] { kdt::log_normal_(f64, 0.0, 0.25, gen); });
+    add("exponential_f64", 8, fill, n, [&] { kdt::exponential_(f64, 1.0, gen); });
+    add("geometric_f64", 8, fill, n, [&] { kdt::geometric_(f64, 0.3, gen); });
+    add("trunc_normal_f64", 8, fill, n, [&] { kdt::trunc_normal_(f64, 0.0, 1.0, -2.0, 2.0, gen); });
   }
   {
     Kokkos::View<std::uint32_t*, Space> u32("u32", n);
@@ -449,6 +456,11 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   {
     Kokkos::View<std::int32_t*, Space> i32("i32", n);
     add("randint_i32", 4, fill, n, [&] { kdt::randint_(i32, 0, 1000, gen); });
+    add("geometric_i32", 4, fill, n, [&] { kdt::geometric_(i32, 0.3, gen); });
+  }
+  {
+    Kokkos::View<std::int64_t*, Space> i64("i64", n);
+    add("randint_i64", 8, fill, n, [&] { kdt::randint_(i64, 0, 1000, gen); });
   }
   // The generic kernel (before the fast paths), for comparison.
   {

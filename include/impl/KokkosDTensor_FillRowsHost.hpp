@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_HostSimd.hpp>
+#include <impl/KokkosDTensor_HostSimdDistributions.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
