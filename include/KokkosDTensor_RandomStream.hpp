@@ -173,7 +173,7 @@ class ElementDraws {
 
  private:
   template <class T>
-  static constexpr bool is_floating() {
+  KOKKOS_INLINE_FUNCTION static constexpr bool is_floating() {
     return std::is_floating_point<T>::value || Impl::is_reduced_float<T>();
   }
   // The distributions the ops' factories make, from parameters on the device.

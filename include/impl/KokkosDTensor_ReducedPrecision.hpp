@@ -109,7 +109,7 @@ struct ReducedFloatFormat<Kokkos::Experimental::bhalf_t> : std::true_type {
 #endif
 
 template <class T>
-constexpr bool is_reduced_float() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_reduced_float() {
   return ReducedFloatFormat<T>::value;
 }
 
