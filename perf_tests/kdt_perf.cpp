@@ -5,7 +5,9 @@
 //            [--only name,name,...]
 //            [--cpu-time]  (host backends: process CPU time instead of wall time)
 // (stream_* records: user kernels drawing from kdt::reserve; pool_* and philox_pool_*:
-// Random_Philox_Pool; docs/streams.md, docs/performance.md "In-kernel streams")
+// Random_Philox_Pool; docs/streams.md, docs/performance.md "In-kernel streams"; uniform_f16,
+// normal_f16, dropout_f16 and the _bf16 ones where Kokkos' half_t / bhalf_t are 16-bit
+// types (GPU builds), with vs_reference = elements per second against the _f32 op)
 //   kdt-perf --check-curand      (CUDA builds with cuRAND: random_bits_ == curand() words)
 //   kdt-perf --dump DIR          (every distribution as raw files, for cross-backend cmp;
 //                                 *_f16, *_bf16: 2 bytes per element, the same in every build)

@@ -8,20 +8,21 @@
 // combination (another value type, a test-only path) is instantiated where it is used.
 
 #include <KokkosDTensor_Config.hpp>
-#include <impl/KokkosDTensor_ReducedPrecision.hpp>
 
 // MACRO(PREFIX, SPACE, DIST, T) for every distribution and value type the library
 // instantiates, grouped by the source file in src/eti/ that instantiates them (several
 // files, so that the library's build runs in parallel). The 16-bit floating types get
 // RoundedDistribution<T, DIST<float>> where Kokkos makes them 16-bit types (GPU builds);
-// elsewhere they are float, and no kernel is added.
-#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+// elsewhere they are float, and no kernel is added. (KOKKOSDTENSOR_HALF_T_IS_16BIT and
+// KOKKOSDTENSOR_BHALF_T_IS_16BIT come from KokkosDTensor_ReducedPrecision.hpp, which
+// KokkosDTensor_FillDispatch.hpp includes before this file.)
+#if defined(KOKKOSDTENSOR_HALF_T_IS_16BIT) && KOKKOSDTENSOR_HALF_T_IS_16BIT
 #define KOKKOSDTENSOR_IMPL_ETI_HALF(PREFIX, SPACE, DIST) \
   KOKKOSDTENSOR_IMPL_FILL_ROUNDED_INSTANCE(PREFIX, SPACE, DIST, Kokkos::Experimental::half_t)
 #else
 #define KOKKOSDTENSOR_IMPL_ETI_HALF(PREFIX, SPACE, DIST)
 #endif
-#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+#if defined(KOKKOSDTENSOR_BHALF_T_IS_16BIT) && KOKKOSDTENSOR_BHALF_T_IS_16BIT
 #define KOKKOSDTENSOR_IMPL_ETI_BHALF(PREFIX, SPACE, DIST) \
   KOKKOSDTENSOR_IMPL_FILL_ROUNDED_INSTANCE(PREFIX, SPACE, DIST, Kokkos::Experimental::bhalf_t)
 #else
