@@ -37,6 +37,7 @@
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
 #include <impl/KokkosDTensor_PoolFillRandom.hpp>
+#include <impl/KokkosDTensor_ReducedPrecision.hpp>
 #include <impl/KokkosDTensor_StreamWords.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
 
@@ -339,7 +340,50 @@ class Random_Philox_Pool {
   Kokkos::View<std::uint64_t, Kokkos::HostSpace> fill_position_;
 };
 
+namespace Impl {
+
+// Kokkos::rand<Random_Philox, T> for a 16-bit T (as Kokkos' own for half_t and bhalf_t:
+// frand's float, here rounded by the library's integer rounding, SPEC section 2), with
+// uniform_'s bound rule: a rounded value equal to the end of the range becomes its start.
+template <class Generator, class T>
+struct PhiloxRand16 {
+  KOKKOS_INLINE_FUNCTION static T max() { return round_to_reduced<T>(1.0f); }
+  KOKKOS_INLINE_FUNCTION static T draw(Generator& gen) { return rounded(gen.frand(), 1.0f, 0.0f); }
+  KOKKOS_INLINE_FUNCTION static T draw(Generator& gen, const T& range) {
+    const float r = reduced_to_float(range);
+    return rounded(gen.frand(r), r, 0.0f);
+  }
+  KOKKOS_INLINE_FUNCTION static T draw(Generator& gen, const T& start, const T& end) {
+    const float s = reduced_to_float(start), e = reduced_to_float(end);
+    return rounded(gen.frand(s, e), e, s);
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION static T rounded(float value, float end, float start) {
+    const std::uint16_t bits = round_to_reduced_bits<T>(value);
+    return reduced_from_bits<T>(
+        bits == round_to_reduced_bits<T>(end) ? round_to_reduced_bits<T>(start) : bits);
+  }
+};
+
+}  // namespace Impl
 }  // namespace KokkosDTensor
+
+// Kokkos::rand on Kokkos' 16-bit types, where they are 16-bit (elsewhere they are float).
+namespace Kokkos {
+#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+template <class DeviceType>
+struct rand<KokkosDTensor::Random_Philox<DeviceType>, Kokkos::Experimental::half_t>
+    : KokkosDTensor::Impl::PhiloxRand16<KokkosDTensor::Random_Philox<DeviceType>,
+                                        Kokkos::Experimental::half_t> {};
+#endif
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+template <class DeviceType>
+struct rand<KokkosDTensor::Random_Philox<DeviceType>, Kokkos::Experimental::bhalf_t>
+    : KokkosDTensor::Impl::PhiloxRand16<KokkosDTensor::Random_Philox<DeviceType>,
+                                        Kokkos::Experimental::bhalf_t> {};
+#endif
+}  // namespace Kokkos
 
 // Kokkos::fill_random with a Random_Philox_Pool: more specialised than Kokkos' templates, so
 // the calls users already write take these (Impl::pool_fill_random) instead of Kokkos'

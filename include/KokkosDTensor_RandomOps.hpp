@@ -26,7 +26,9 @@
 //                                       (dropout_backward_, dropout_mask_ below)
 //   trunc_normal_(t, mean = 0, std = 1, a = -2, b = 2)   normal truncated to [a, b]
 // A Kokkos::DynRankView is a target too: it gets the values of the View of its rank and
-// extents, from the same compiled kernels.
+// extents, from the same compiled kernels. Every op that takes float also takes Kokkos'
+// half_t and bhalf_t (where they are 16-bit types): float's words, the float value rounded
+// once to nearest-even (docs/stream.md, "Reduced precision").
 
 #include <KokkosDTensor_Generator.hpp>
 #include <KokkosDTensor_HostCopy.hpp>

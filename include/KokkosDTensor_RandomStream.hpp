@@ -58,13 +58,18 @@ class ElementDraws {
     cursor_.end = end_word;
   }
 
-  /// uniform_(t) on a float/double t: [0, 1).
+  /// uniform_(t) on a float/double t: [0, 1). A 16-bit T (half_t, bhalf_t where Kokkos makes
+  /// them 16-bit; SPEC section 2) takes float's word and gets the float value rounded to
+  /// nearest-even, a rounded 1 becoming 0, as the op writes; so do the draws below.
   template <class T>
   KOKKOS_INLINE_FUNCTION T uniform() {
-    static_assert(std::is_floating_point<T>::value, "uniform<T>: T must be float or double");
-    std::uint32_t w0, w1;
-    take<T>(w0, w1);
-    return Impl::StandardUniform<T>{}.element(w0, w1, T());
+    static_assert(is_floating<T>(), "uniform<T>: T must be float, double or 16-bit floating");
+    if constexpr (Impl::is_reduced_float<T>()) {
+      return draw_rounded<T>(Impl::StandardUniform<float>{}, Impl::round_to_reduced_bits<T>(1.0f),
+                             Impl::round_to_reduced_bits<T>(0.0f));
+    } else {
+      return draw(Impl::StandardUniform<T>{});
+    }
   }
 
   /// Four float uniforms in [0, 1) from the next 4 words: the same values as four
@@ -81,38 +86,37 @@ class ElementDraws {
   /// uniform_(t, from, to): [from, to) (from < to, both finite, to - from finite in T).
   template <class T>
   KOKKOS_INLINE_FUNCTION T uniform(T from, T to) {
-    static_assert(std::is_floating_point<T>::value, "uniform<T>: T must be float or double");
-    KOKKOSDTENSOR_IMPL_STREAM_CHECK(from < to, "KokkosDTensor::ElementDraws::uniform: from >= to");
-    Impl::Uniform<T> dist;  // what make_uniform<T>(from, to) computes on the host
-    dist.from = from;
-    dist.range = Impl::portable_sub(to, from);
-    dist.below_to = Impl::next_below(to);
-    std::uint32_t w0, w1;
-    take<T>(w0, w1);
-    return dist.element(w0, w1, T());
+    static_assert(is_floating<T>(), "uniform<T>: T must be float, double or 16-bit floating");
+    if constexpr (Impl::is_reduced_float<T>()) {
+      const float from_f = Impl::reduced_to_float(from), to_f = Impl::reduced_to_float(to);
+      return draw_rounded<T>(uniform_distribution(from_f, to_f), Impl::reduced_to_bits(to),
+                             Impl::reduced_to_bits(from));
+    } else {
+      return draw(uniform_distribution(from, to));
+    }
   }
 
   /// normal_(t, mean, std): the inverse-CDF normal of stream version 2 (one draw per element).
   template <class T>
   KOKKOS_INLINE_FUNCTION T normal(T mean = T(0), T std = T(1)) {
-    static_assert(std::is_floating_point<T>::value, "normal<T>: T must be float or double");
-    Impl::Normal<T> dist;
-    dist.mean = mean;
-    dist.stddev = std;
-    std::uint32_t w0, w1;
-    take<T>(w0, w1);
-    return dist.element(w0, w1, T());
+    static_assert(is_floating<T>(), "normal<T>: T must be float, double or 16-bit floating");
+    if constexpr (Impl::is_reduced_float<T>()) {
+      return draw_rounded<T>(
+          normal_distribution(Impl::reduced_to_float(mean), Impl::reduced_to_float(std)));
+    } else {
+      return draw(normal_distribution(mean, std));
+    }
   }
 
   /// exponential_(t, lambd): -log(u) / lambd, u in (0, 1] (lambd > 0).
   template <class T>
   KOKKOS_INLINE_FUNCTION T exponential(T lambd = T(1)) {
-    static_assert(std::is_floating_point<T>::value, "exponential<T>: T must be float or double");
-    Impl::Exponential<T> dist;
-    dist.lambd = lambd;
-    std::uint32_t w0, w1;
-    take<T>(w0, w1);
-    return dist.element(w0, w1, T());
+    static_assert(is_floating<T>(), "exponential<T>: T must be float, double or 16-bit floating");
+    if constexpr (Impl::is_reduced_float<T>()) {
+      return draw_rounded<T>(exponential_distribution(Impl::reduced_to_float(lambd)));
+    } else {
+      return draw(exponential_distribution(lambd));
+    }
   }
 
   /// bernoulli_(t, p) on a t of at most 32 bits (one word): true with probability p.
@@ -123,11 +127,14 @@ class ElementDraws {
   KOKKOS_INLINE_FUNCTION T bernoulli(double p) {
     KOKKOSDTENSOR_IMPL_STREAM_CHECK(p >= 0.0 && p <= 1.0,
                                     "KokkosDTensor::ElementDraws::bernoulli: p outside [0, 1]");
-    Impl::Bernoulli<T> dist;
-    dist.threshold = Impl::bernoulli_threshold_device(p, Impl::words_per_element_for<T>());
-    std::uint32_t w0, w1;
-    take<T>(w0, w1);
-    return dist.element(w0, w1, T());
+    using Words = Impl::words_type_t<T>;
+    Impl::Bernoulli<Words> dist;
+    dist.threshold = Impl::bernoulli_threshold_device(p, Impl::words_per_element_for<Words>());
+    if constexpr (Impl::is_reduced_float<T>()) {
+      return draw_rounded<T>(dist);
+    } else {
+      return draw(dist);
+    }
   }
 
   /// random_bits_(t) on a uint32 t: the word.
@@ -165,6 +172,54 @@ class ElementDraws {
   KOKKOS_INLINE_FUNCTION std::uint64_t next_word() const { return cursor_.next; }
 
  private:
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static constexpr bool is_floating() {
+    return std::is_floating_point<T>::value || Impl::is_reduced_float<T>();
+  }
+  // The distributions the ops' factories make, from parameters on the device.
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static Impl::Uniform<T> uniform_distribution(T from, T to) {
+    KOKKOSDTENSOR_IMPL_STREAM_CHECK(from < to, "KokkosDTensor::ElementDraws::uniform: from >= to");
+    Impl::Uniform<T> dist;  // what make_uniform<T>(from, to) computes on the host
+    dist.from = from;
+    dist.range = Impl::portable_sub(to, from);
+    dist.below_to = Impl::next_below(to);
+    return dist;
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static Impl::Normal<T> normal_distribution(T mean, T std) {
+    Impl::Normal<T> dist;
+    dist.mean = mean;
+    dist.stddev = std;
+    return dist;
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static Impl::Exponential<T> exponential_distribution(T lambd) {
+    Impl::Exponential<T> dist;
+    dist.lambd = lambd;
+    return dist;
+  }
+
+  // The next element value of `dist` (its words_per_element words).
+  template <class Dist>
+  KOKKOS_INLINE_FUNCTION typename Dist::value_type draw(const Dist& dist) {
+    using T = typename Dist::value_type;
+    std::uint32_t w0, w1;
+    take<T>(w0, w1);
+    return dist.element(w0, w1, T());
+  }
+  // The same for a 16-bit T from the float distribution `dist`: one word, the float value
+  // rounded, a result with bits `upper` becoming `lower` (uniform's bound rule).
+  template <class T, class FloatDist>
+  KOKKOS_INLINE_FUNCTION T draw_rounded(const FloatDist& dist, std::uint16_t upper = 0,
+                                        std::uint16_t lower = 0) {
+    Impl::RoundedDistribution<T, FloatDist> rounded;
+    rounded.dist = dist;
+    rounded.upper_bits = upper;
+    rounded.lower_bits = lower;
+    return draw(rounded);
+  }
+
   template <class T>
   KOKKOS_INLINE_FUNCTION void take(std::uint32_t& w0, std::uint32_t& w1) {
     w0 = cursor_.take();

@@ -5,9 +5,12 @@
 //            [--only name,name,...]
 //            [--cpu-time]  (host backends: process CPU time instead of wall time)
 // (stream_* records: user kernels drawing from kdt::reserve; pool_* and philox_pool_*:
-// Random_Philox_Pool; docs/streams.md, docs/performance.md "In-kernel streams")
+// Random_Philox_Pool; docs/streams.md, docs/performance.md "In-kernel streams"; uniform_f16,
+// normal_f16, dropout_f16 and the _bf16 ones where Kokkos' half_t / bhalf_t are 16-bit
+// types (GPU builds), with vs_reference = elements per second against the _f32 op)
 //   kdt-perf --check-curand      (CUDA builds with cuRAND: random_bits_ == curand() words)
-//   kdt-perf --dump DIR          (every distribution as raw files, for cross-backend cmp)
+//   kdt-perf --dump DIR          (every distribution as raw files, for cross-backend cmp;
+//                                 *_f16, *_bf16: 2 bytes per element, the same in every build)
 //
 // Each op is run W times (warm-up), then K >= 20 times, each run fenced and timed alone;
 // the median is reported. With several MPI ranks every rank times its own runs and the
@@ -153,6 +156,11 @@ bool reference_of_wanted(const Options& opt, const std::string& name) {
     if (w.compare(0, 17, "uniform_f32@left_") == 0 && name == "uniform_f32@right_" + w.substr(17))
       return true;
     if (w == "uniform_f32@column" && name == "deep_copy_column") return true;
+    for (const std::string suffix : {"_f16", "_bf16"})  // their vs_reference: the f32 op
+      if (w.size() > suffix.size() &&
+          w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+          name == w.substr(0, w.size() - suffix.size()) + "_f32")
+        return true;
   }
   return false;
 }
@@ -462,6 +470,26 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     Kokkos::View<std::int64_t*, Space> i64("i64", n);
     add("randint_i64", 8, fill, n, [&] { kdt::randint_(i64, 0, 1000, gen); });
   }
+  // half_t and bhalf_t (issue 29), where Kokkos makes them 16-bit types: 2 bytes per element
+  // (4 read and written for dropout_); vs_reference = elements per second against the f32 op.
+  const auto reduced_records = [&](auto zero, const std::string& suffix) {
+    using T = decltype(zero);
+    Kokkos::View<T*, Space> v("v16", n);
+    add("uniform_" + suffix, 2, fill, n, [&] { kdt::uniform_(v, 0.0, 1.0, gen); });
+    add("normal_" + suffix, 2, fill, n, [&] { kdt::normal_(v, 0.0, 1.0, gen); });
+    Kokkos::deep_copy(v, T(1.0f));
+    add("dropout_" + suffix, 4, "copy_ceiling", n, [&] { kdt::dropout_(v, 0.1, gen); });
+  };
+  (void)reduced_records;
+#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+  reduced_records(Kokkos::Experimental::half_t(), "f16");
+#endif
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+  reduced_records(Kokkos::Experimental::bhalf_t(), "bf16");
+#endif
+  if (!KOKKOSDTENSOR_HALF_T_IS_16BIT && !KOKKOSDTENSOR_BHALF_T_IS_16BIT && g_rank == 0 &&
+      (wanted(opt, "uniform_f16") || wanted(opt, "uniform_bf16")) && !opt.only.empty())
+    std::printf("kdt-perf: half_t and bhalf_t are float in this build: no f16/bf16 records\n");
   // The generic kernel (before the fast paths), for comparison.
   {
     const auto dist = kdt::Impl::make_uniform<float>(0, 1, "kdt-perf");
@@ -633,6 +661,13 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   for (auto& r : out) ceiling_of[r.name] = r.gbps;
   for (auto& r : out) {
     r.ceiling_gbps = r.ceiling.empty() ? r.gbps : ceiling_of[r.ceiling];
+    // f16/bf16 records: elements per second against the f32 op's (ms of f32 / ms of 16-bit).
+    for (const char* suffix : {"_f16", "_bf16"}) {
+      const auto at = r.name.rfind(suffix);
+      if (at == std::string::npos || at + std::strlen(suffix) != r.name.size()) continue;
+      for (const auto& f : out)
+        if (f.name == r.name.substr(0, at) + "_f32") r.vs_reference = f.ms / r.ms;
+    }
     if (wanted(opt, r.name)) records.push_back(r);
   }
 }
@@ -747,10 +782,12 @@ int check_curand() {
 // Every distribution on a few odd shapes, layouts, seeds and offsets, through
 // Impl::fill_random on execution space ES, written as raw little-endian binary in logical
 // row-major order to DIR/<case>.bin. Returns the file names.
+// `transform`, if any, rewrites the bytes before they are written (dump_reduced).
+using DumpTransform = std::function<void(std::vector<char>&)>;
 template <class ES, class T, class Layout, class Dist>
 void dump_case(const std::string& dir, const std::string& name, const Dist& dist,
                const std::vector<std::int64_t>& shape, std::uint64_t seed, std::uint64_t offset,
-               std::vector<std::string>& files) {
+               std::vector<std::string>& files, const DumpTransform& transform) {
   using Mem = typename ES::memory_space;
   std::vector<char> bytes;
   kdt::RNGState state{seed, offset};
@@ -793,13 +830,14 @@ void dump_case(const std::string& dir, const std::string& name, const Dist& dist
   for (auto e : shape) file += "_" + std::to_string(e);
   file += std::is_same<Layout, Kokkos::LayoutLeft>::value ? "_left" : "_right";
   file += "_s" + std::to_string(seed) + "_o" + std::to_string(offset) + ".bin";
+  if (transform) transform(bytes);
   std::ofstream(dir + "/" + file, std::ios::binary).write(bytes.data(), bytes.size());
   files.push_back(file);
 }
 
 template <class ES, class T, class Dist>
 void dump_all_shapes(const std::string& dir, const std::string& name, const Dist& dist,
-                     std::vector<std::string>& files) {
+                     std::vector<std::string>& files, const DumpTransform& transform = {}) {
   const std::vector<std::vector<std::int64_t>> shapes = {
       {1}, {7}, {1001}, {3, 5}, {17, 33}, {64, 127}, {5, 1031}, {6, 9, 11, 17}};
   const std::pair<std::uint64_t, std::uint64_t> states[] = {
@@ -809,10 +847,81 @@ void dump_all_shapes(const std::string& dir, const std::string& name, const Dist
       {0xFFFFFFFFFFFFFFFFull, (1ull << 40) + 12}};
   for (const auto& shape : shapes) {
     for (const auto& st : states) {
-      dump_case<ES, T, Kokkos::LayoutRight>(dir, name, dist, shape, st.first, st.second, files);
+      dump_case<ES, T, Kokkos::LayoutRight>(dir, name, dist, shape, st.first, st.second, files,
+                                            transform);
       if (shape.size() > 1 && st.first == 42)
-        dump_case<ES, T, Kokkos::LayoutLeft>(dir, name, dist, shape, st.first, st.second, files);
+        dump_case<ES, T, Kokkos::LayoutLeft>(dir, name, dist, shape, st.first, st.second, files,
+                                             transform);
     }
+  }
+}
+
+// The f16 or bf16 files (<name>_f16, <name>_bf16: 2 bytes per element) of the distribution
+// make(T) gives: on Kokkos' 16-bit type where it is one (GPU builds), else the float fill
+// rounded here to nearest-even (uniform on [from, to): a rounded `to` becoming `from`), which
+// the contract says is the same bytes: so a CUDA build's files compare with a host-only
+// build's too.
+template <class ES, class T16, class Make>
+void dump_reduced(const std::string& dir, const std::string& name, bool bfloat16, const Make& make,
+                  std::vector<std::string>& files, const float* uniform_bounds = nullptr) {
+  const std::string file = name + (bfloat16 ? "_bf16" : "_f16");
+  if constexpr (kdt::Impl::is_reduced_float<T16>()) {
+    dump_all_shapes<ES, T16>(dir, file, make(T16()), files);
+  } else {
+    const auto round = [bfloat16](float x) {
+      return bfloat16 ? kdt::Impl::float_to_bf16_bits(x) : kdt::Impl::float_to_f16_bits(x);
+    };
+    const auto to_16 = [=](std::vector<char>& bytes) {
+      std::vector<char> out(bytes.size() / 2);
+      for (std::size_t i = 0; i < bytes.size() / 4; ++i) {
+        float x;
+        std::memcpy(&x, &bytes[4 * i], 4);
+        std::uint16_t bits = round(x);
+        if (uniform_bounds && bits == round(uniform_bounds[1])) bits = round(uniform_bounds[0]);
+        std::memcpy(&out[2 * i], &bits, 2);
+      }
+      bytes.swap(out);
+    };
+    dump_all_shapes<ES, float>(dir, file, make(float()), files, to_16);
+  }
+}
+
+// Both 16-bit types, for the ops of issue 29.
+template <class ES>
+void dump_reduced_all(const std::string& dir, std::vector<std::string>& files) {
+  namespace I = kdt::Impl;
+  using Half = Kokkos::Experimental::half_t;
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+  using BHalf = Kokkos::Experimental::bhalf_t;
+#else
+  using BHalf = float;  // float where Kokkos' bhalf_t is (or Kokkos 3.4, which has none)
+#endif
+  const char* f = "kdt-perf";
+  const float unit[2] = {0, 1}, wide[2] = {-2, 3};
+  for (const bool bf : {false, true}) {
+    const auto each = [&](const std::string& name, const auto& make, const float* bounds) {
+      if (bf)
+        dump_reduced<ES, BHalf>(dir, name, true, make, files, bounds);
+      else
+        dump_reduced<ES, Half>(dir, name, false, make, files, bounds);
+    };
+    each(
+        "uniform", [&](auto t) { return I::make_uniform<decltype(t)>(0, 1, f); }, unit);
+    each(
+        "uniform_m2_3", [&](auto t) { return I::make_uniform<decltype(t)>(-2, 3, f); }, wide);
+    each(
+        "normal", [&](auto t) { return I::make_normal<decltype(t)>(0.5, 2, f); }, nullptr);
+    each(
+        "log_normal", [&](auto t) { return I::make_log_normal<decltype(t)>(1, 2, f); }, nullptr);
+    each(
+        "bernoulli", [&](auto t) { return I::make_bernoulli<decltype(t)>(0.3, f); }, nullptr);
+    each(
+        "dropout", [&](auto t) { return I::make_dropout<decltype(t)>(0.2, f); }, nullptr);
+    each(
+        "exponential", [&](auto t) { return I::make_exponential<decltype(t)>(1.5, f); }, nullptr);
+    each(
+        "trunc_normal", [&](auto t) { return I::make_trunc_normal<decltype(t)>(0, 1, -2, 2, f); },
+        nullptr);
   }
 }
 
@@ -852,6 +961,7 @@ std::vector<std::string> dump_backend(const std::string& dir) {
                              files);
   dump_all_shapes<ES, double>(dir, "trunc_normal_f64", I::make_trunc_normal<double>(0, 1, -2, 2, f),
                               files);
+  dump_reduced_all<ES>(dir, files);
   Kokkos::fence();
   return files;
 }

@@ -10,12 +10,19 @@
 //   --placements LIST   one of S<dim>, R, P per mesh dim, e.g. S0,R (default: R on every mesh dim)
 //   --shape A,B,...     global tensor shape, 1 to 4 dims (required)
 //   --layout right|left layout of the local Views (default right)
-//   --dtype f32|f64|u32|i64   element type (default f32)
+//   --dtype f32|f64|f16|bf16|u32|i64   element type (default f32). f16 and bf16 (SPEC section
+//                       2, "Reduced precision"): each element is the f32 element of the same op
+//                       rounded to nearest-even (uniform: a rounded `to` becomes `from`); where
+//                       Kokkos' half_t / bhalf_t are 16-bit (GPU builds) the op runs on them,
+//                       elsewhere on f32 and kdt-rand rounds, with the library's rounding: the
+//                       same values. .npy: f16 as <f2; bf16 as <f4 holding the exact bf16 values
+//                       (NumPy has no bfloat16).
 //   --print-shards      each rank prints `shard rank=R coord=a,b local_shape=x,y global_offset=u,v`
 //   --dist NAME         uniform|normal|bernoulli|bits|randint|exponential|log_normal|geometric|
 //                       trunc_normal from the DTensor RNG tracker, or "arange" (each element's
 //                       global row-major index, no randomness). bits are written as <u4,
 //                       randint as <i8, the others in the --dtype float type.
+//   --help              prints these options
 //   --params a,b        parameters of the distribution
 //   --seed S            seed of the DTensor RNG tracker (default 0)
 //   --offset W          starting offset of the stream, in 32-bit words (default 0)
@@ -78,7 +85,30 @@ struct Options {
   bool repeat_given = false;
   std::string out;
   std::string raw_out;  // empty: no raw output
+  bool help = false;
 };
+
+// The options part of the comment at the top of this file.
+const char* const help_text = R"(kdt-rand: a sharded tensor from the command line.
+  mpiexec -n 4 kdt-rand --mesh 2x2 --placements S0,R --shape 7,13 --dist normal --out t.npy
+Options:
+  --mesh AxB[xC...]   mesh shape; the product must equal the number of ranks (default: 1-D)
+  --placements LIST   one of S<dim>, R, P per mesh dim, e.g. S0,R (default: R on every dim)
+  --shape A,B,...     global tensor shape, 1 to 4 dims (required)
+  --layout right|left layout of the local Views (default right)
+  --dtype T           f32|f64|f16|bf16|u32|i64 (default f32). f16, bf16: each element is the
+                      f32 element of the same op rounded to nearest-even (uniform: a rounded
+                      `to` becomes `from`), on Kokkos' half_t / bhalf_t where they are 16-bit,
+                      else rounded by kdt-rand (the same values). .npy: f16 as <f2, bf16 as
+                      <f4 holding the exact bf16 values (NumPy has no bfloat16).
+  --print-shards      each rank prints where its shard lies
+  --dist NAME         uniform|normal|bernoulli|bits|randint|exponential|log_normal|geometric|
+                      trunc_normal|arange (bits: <u4, randint: <i8, the others: --dtype)
+  --params a,b        parameters of the distribution
+  --seed S, --offset W, --repeat K   state of the DTensor RNG tracker, ops to run
+  --out FILE.npy      rank 0 writes the global tensor
+  --raw-out FILE      with --dist bits: the gathered words of every op, raw
+)";
 
 // ---- command-line parsing ---------------------------------------------------------------
 
@@ -160,9 +190,10 @@ Options parse_command_line(const std::vector<std::string>& args) {
         throw UsageError("--layout: \"" + options.layout + "\" is not right or left");
     } else if (option == "--dtype") {
       options.dtype = value();
-      if (options.dtype != "f32" && options.dtype != "f64" && options.dtype != "u32" &&
-          options.dtype != "i64")
-        throw UsageError("--dtype: \"" + options.dtype + "\" is not f32, f64, u32 or i64");
+      if (options.dtype != "f32" && options.dtype != "f64" && options.dtype != "f16" &&
+          options.dtype != "bf16" && options.dtype != "u32" && options.dtype != "i64")
+        throw UsageError("--dtype: \"" + options.dtype +
+                         "\" is not f32, f64, f16, bf16, u32 or i64");
     } else if (option == "--print-shards") {
       options.print_shards = true;
     } else if (option == "--dist") {
@@ -187,6 +218,9 @@ Options parse_command_line(const std::vector<std::string>& args) {
       options.out = value();
     } else if (option == "--raw-out") {
       options.raw_out = value();
+    } else if (option == "--help") {
+      options.help = true;
+      return options;
     } else {
       throw UsageError("unknown option \"" + option + "\" (see the top of examples/kdt_rand.cpp)");
     }
@@ -312,13 +346,46 @@ void write_npy(const std::string& path, const char* descr, const std::vector<std
   if (!file) throw std::runtime_error("--out " + path + ": write failed");
 }
 
-// Writes any View (any layout, any memory space) in row-major order.
+bool is_16bit_dtype(const std::string& dtype) { return dtype == "f16" || dtype == "bf16"; }
+
+// The f16 or bf16 bits of an element: its own where the op ran on a 16-bit type; from f32,
+// those of the element the library writes: rounded to nearest-even, uniform's rounded `to`
+// becoming `from` (KokkosDTensor_Distributions.hpp, RoundedDistribution).
+template <class T>
+std::uint16_t bits_16(const T& value, const Options& options) {
+  if constexpr (kdt::Impl::is_reduced_float<T>()) {
+    return kdt::Impl::reduced_to_bits(value);
+  } else {
+    const bool bf16 = options.dtype == "bf16";
+    const auto round = [bf16](double x) {
+      const float f = static_cast<float>(x);
+      return bf16 ? kdt::Impl::float_to_bf16_bits(f) : kdt::Impl::float_to_f16_bits(f);
+    };
+    const std::uint16_t bits = round(static_cast<double>(value));
+    if (options.dist != "uniform") return bits;
+    const double from = options.params.size() > 0 ? options.params[0] : 0.0;
+    const double to = options.params.size() > 1 ? options.params[1] : 1.0;
+    return bits == round(to) ? round(from) : bits;
+  }
+}
+
+// Writes any View (any layout, any memory space) in row-major order, as options.dtype.
 template <class ViewType>
-void write_view_npy(const std::string& path, const ViewType& view) {
+void write_view_npy(const std::string& path, const ViewType& view, const Options& options) {
+  using T = typename ViewType::non_const_value_type;
   auto row_major = kdt::to_host_row_major(view);
-  write_npy(path, npy_descr<typename ViewType::non_const_value_type>(),
-            kdt::Impl::view_extents(view), row_major.data(),
-            row_major.size() * sizeof(typename ViewType::non_const_value_type));
+  const auto shape = kdt::Impl::view_extents(view);
+  if (kdt::Impl::is_reduced_float<T>() || is_16bit_dtype(options.dtype)) {
+    std::vector<std::uint16_t> bits(row_major.size());
+    for (std::size_t i = 0; i < bits.size(); ++i) bits[i] = bits_16(row_major.data()[i], options);
+    if (options.dtype == "f16") return write_npy(path, "<f2", shape, bits.data(), 2 * bits.size());
+    std::vector<float> values(bits.size());
+    for (std::size_t i = 0; i < bits.size(); ++i)
+      values[i] = kdt::Impl::bf16_bits_to_float(bits[i]);
+    return write_npy(path, "<f4", shape, values.data(), 4 * values.size());
+  }
+  if constexpr (!kdt::Impl::is_reduced_float<T>())
+    write_npy(path, npy_descr<T>(), shape, row_major.data(), row_major.size() * sizeof(T));
 }
 
 // ---- filling the tensor ---------------------------------------------------------------------
@@ -389,7 +456,7 @@ template <class DT>
 void apply_distribution(const Options& options, const DT& tensor) {
   using T = typename DT::non_const_value_type;
   const std::string& d = options.dist;
-  if constexpr (std::is_floating_point<T>::value) {
+  if constexpr (std::is_floating_point<T>::value || kdt::Impl::is_reduced_float<T>()) {
     if (d == "uniform") return kdt::uniform_(tensor, param(options, 0, 0), param(options, 1, 1));
     if (d == "normal") return kdt::normal_(tensor, param(options, 0, 0), param(options, 1, 1));
     if (d == "bernoulli") return kdt::bernoulli_(tensor, param(options, 0, 0.5));
@@ -478,7 +545,7 @@ void run_tensor(const Options& options, const kdt::DTensorSpec& spec, int world_
   run_distribution(options, tensor);
   if (!options.out.empty()) {
     auto full = tensor.full_tensor();
-    if (world_rank == 0) write_view_npy(options.out, full);
+    if (world_rank == 0) write_view_npy(options.out, full, options);
   }
 }
 
@@ -516,8 +583,9 @@ std::string element_type_for(const Options& options) {
   if (options.dist == "arange") return options.dtype;
   for (const auto& name : float_dists) {
     if (options.dist != name) continue;
-    if (options.dtype != "f32" && options.dtype != "f64")
-      throw UsageError("--dist " + name + " needs --dtype f32 or f64, not " + options.dtype);
+    if (options.dtype != "f32" && options.dtype != "f64" && !is_16bit_dtype(options.dtype))
+      throw UsageError("--dist " + name + " needs --dtype f32, f64, f16 or bf16, not " +
+                       options.dtype);
     return options.dtype;
   }
   throw UsageError("--dist " + options.dist +
@@ -526,12 +594,28 @@ std::string element_type_for(const Options& options) {
 }
 
 void run(Options options, int world_rank, int world_size) {
+  if (options.help) {
+    if (world_rank == 0) std::cout << help_text;
+    return;
+  }
   kdt::DeviceMesh mesh = make_mesh(options, world_size);
   kdt::DTensorSpec spec = make_spec(options, mesh);
   if (options.print_shards) print_shards(spec, world_rank, world_size);
   if (options.dist.empty()) return;
   options.dtype = element_type_for(options);
-  if (options.dtype == "f32") run_with_type<float>(options, spec, world_rank);
+  // f16, bf16: on Kokkos' 16-bit type where it is one, else on f32 rounded when written.
+  const bool on_half = options.dtype == "f16" && KOKKOSDTENSOR_HALF_T_IS_16BIT;
+  const bool on_bhalf = options.dtype == "bf16" && KOKKOSDTENSOR_BHALF_T_IS_16BIT;
+  if (on_half || on_bhalf) {
+#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+    if (on_half) run_with_type<Kokkos::Experimental::half_t>(options, spec, world_rank);
+#endif
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+    if (on_bhalf) run_with_type<Kokkos::Experimental::bhalf_t>(options, spec, world_rank);
+#endif
+  } else if (options.dtype == "f32" || is_16bit_dtype(options.dtype)) {
+    run_with_type<float>(options, spec, world_rank);
+  }
   if (options.dtype == "f64") run_with_type<double>(options, spec, world_rank);
   if (options.dtype == "u32") run_with_type<std::uint32_t>(options, spec, world_rank);
   if (options.dtype == "i64") run_with_type<std::int64_t>(options, spec, world_rank);

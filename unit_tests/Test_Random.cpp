@@ -582,3 +582,65 @@ TEST_F(RandomOnDTensor, BadParametersChangeNoState) {
   EXPECT_EQ(kdt::rng_tracker()->get_rng_state(), (kdt::RNGState{1, ~std::uint64_t(0) - 63}));
   EXPECT_THROW(kdt::rng_tracker()->set_rng_state({1, 6}), std::invalid_argument);
 }
+
+// bhalf_t (issue 29; half_t with Kokkos 3.4, which has no bhalf_t): on every mesh and
+// placement the full tensor is the one-process tensor, and that is the float tensor of the
+// same call rounded to nearest-even (uniform_: a rounded `to` becomes `from`) where bhalf_t is
+// 16-bit, the float tensor itself where it is float; the offset moves as float's.
+#if defined(KOKKOS_BHALF_T_IS_FLOAT)
+using BHalf = Kokkos::Experimental::bhalf_t;
+#else
+using BHalf = Kokkos::Experimental::half_t;
+#endif
+
+TEST_F(RandomOnDTensor, BHalfTensorIsShardingInvariantAndTheRoundedFloatTensor) {
+  const kdt::RNGState start{29, 64};
+  const auto bits_of = [](auto value) -> std::uint32_t {
+    if constexpr (kdt::Impl::is_reduced_float<decltype(value)>()) {
+      return kdt::Impl::reduced_to_bits(value);
+    } else {
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      return bits;
+    }
+  };
+  const auto check = [&](auto op, const char* name, const float* bounds) {
+    // The one-process tensors, float and BHalf (dropout_ reads ones).
+    const auto ref_f = reference<float>(start, [&](auto v, auto& g) {
+      Kokkos::deep_copy(v, 1.0f);
+      op(v, g);
+    });
+    const auto ref_h = reference<BHalf>(start, [&](auto v, auto& g) {
+      Kokkos::deep_copy(v, BHalf(1.0f));
+      op(v, g);
+    });
+    for (std::size_t i = 0; i < ref_f.size(); ++i) {
+      std::uint32_t want = bits_of(ref_f[i]);
+      if constexpr (kdt::Impl::is_reduced_float<BHalf>()) {
+        const auto round = [](float x) { return kdt::Impl::round_to_reduced_bits<BHalf>(x); };
+        want = round(ref_f[i]);
+        if (bounds && want == round(bounds[1])) want = round(bounds[0]);
+      }
+      ASSERT_EQ(bits_of(ref_h[i]), want) << name << " element " << i;
+    }
+    for (const auto& shape : mesh_shapes(2)) {
+      const auto mesh = kdt::init_device_mesh(shape);
+      for (const auto& placements : std::vector<std::vector<kdt::Placement>>{
+               {kdt::Shard(1), kdt::Shard(0)}, {kdt::Shard(0), kdt::Replicate()}}) {
+        kdt::manual_seed(0, mesh);
+        kdt::rng_tracker()->set_rng_state(start);
+        kdt::DTensor<BHalf**, Kokkos::LayoutLeft> t(name, mesh, {kRows, kCols}, placements);
+        Kokkos::deep_copy(t.local(), BHalf(1.0f));
+        op(t);
+        EXPECT_TRUE(bitwise_equal(host_values_row_major(t.full_tensor()), ref_h))
+            << name << " on mesh " << mesh.to_string() << " " << t.spec().to_string();
+        EXPECT_EQ(kdt::rng_tracker()->get_rng_state().offset,
+                  start.offset + (kRows * kCols + 3) / 4 * 4);
+      }
+    }
+  };
+  const float unit[2] = {0, 1};
+  check([](auto&& t, auto&... g) { kdt::uniform_(t, g...); }, "uniform", unit);
+  check([](auto&& t, auto&... g) { kdt::normal_(t, 0.5, 2, g...); }, "normal", nullptr);
+  check([](auto&& t, auto&... g) { kdt::dropout_(t, 0.4, g...); }, "dropout", nullptr);
+}

@@ -17,12 +17,15 @@
 // The call turns one Philox block (4 words) into the values of the block's elements:
 // element e of the block takes words w*e ... w*e + w - 1 (w = words_per_element). When
 // reads_input is true, `values` holds the elements' current values on entry.
+// For a 16-bit floating T (half_t, bhalf_t where Kokkos makes them 16-bit) each factory has
+// an overload returning RoundedDistribution of the distribution it makes for float.
 
 #include <cmath>
 #include <cstdint>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_NormalQuantile.hpp>
 #include <impl/KokkosDTensor_Philox.hpp>
+#include <impl/KokkosDTensor_ReducedPrecision.hpp>
 #include <impl/KokkosDTensor_Transforms.hpp>
 #include <limits>
 #include <string>
@@ -60,6 +63,46 @@ struct ElementwiseDistribution {
   }
 };
 
+// ---- 16-bit floating types (SPEC section 2, "Reduced precision") ---------------------------
+
+// A distribution on a 16-bit floating T from the float distribution `dist`: the same words,
+// one per element, each element the float result on its word rounded once to nearest-even
+// (KokkosDTensor_ReducedPrecision.hpp); ops that read the input (dropout_) get it converted
+// to float exactly. uniform_'s bound rule (pytorch/pytorch issue 96947): a rounded value
+// with bits upper_bits becomes lower_bits (equal bits, the default, change nothing).
+template <class T, class FloatDist>
+struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, FloatDist>, T, float> {
+  static_assert(is_reduced_float<T>(), "RoundedDistribution needs a 16-bit floating type");
+  static_assert(std::is_same<typename FloatDist::value_type, float>::value,
+                "RoundedDistribution rounds a float distribution");
+  static constexpr bool reads_input = FloatDist::reads_input;
+  FloatDist dist;
+  std::uint16_t upper_bits = 0, lower_bits = 0;
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, const T& current) const {
+    const float input = reads_input ? reduced_to_float(current) : 0.0f;
+    const std::uint16_t bits = round_to_reduced_bits<T>(dist.element(w0, w1, input));
+    return reduced_from_bits<T>(bits == upper_bits ? lower_bits : bits);
+  }
+};
+
+// The distribution of a 16-bit T from the float one the same op makes.
+template <class T, class FloatDist>
+RoundedDistribution<T, FloatDist> rounded_distribution(const FloatDist& dist) {
+  RoundedDistribution<T, FloatDist> rounded;
+  rounded.dist = dist;
+  return rounded;
+}
+
+// Selects a factory's overload: the usual one, or the 16-bit one.
+template <class T>
+using if_full_t = std::enable_if_t<!is_reduced_float<T>(), int>;
+template <class T>
+using if_reduced_t = std::enable_if_t<is_reduced_float<T>(), int>;
+
+// The type whose words and thresholds a 16-bit T takes: float; T itself otherwise.
+template <class T>
+using words_type_t = std::conditional_t<is_reduced_float<T>(), float, T>;
+
 // ---- host-side checks -------------------------------------------------------------------
 
 template <class V>
@@ -95,7 +138,7 @@ struct Uniform : ElementwiseDistribution<Uniform<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Uniform<T> make_uniform(double from, double to, const char* function) {
   static_assert(is_floating_value<T>(), "uniform_ needs a float or double View");
   const T from_t = static_cast<T>(from), to_t = static_cast<T>(to);
@@ -115,6 +158,20 @@ Uniform<T> make_uniform(double from, double to, const char* function) {
   return dist;
 }
 
+// A 16-bit T: the float distribution rounded, a rounded `to` becoming `from` (both rounded;
+// both must be finite in T).
+template <class T, if_reduced_t<T> = 0>
+RoundedDistribution<T, Uniform<float>> make_uniform(double from, double to, const char* function) {
+  auto rounded = rounded_distribution<T>(make_uniform<float>(from, to, function));
+  rounded.upper_bits = round_to_reduced_bits<T>(static_cast<float>(to));
+  rounded.lower_bits = round_to_reduced_bits<T>(static_cast<float>(from));
+  require_parameter(std::isfinite(reduced_bits_to_float<T>(rounded.lower_bits)), function, "from",
+                    from, "must be finite in the value type");
+  require_parameter(std::isfinite(reduced_bits_to_float<T>(rounded.upper_bits)), function, "to", to,
+                    "must be finite in the value type");
+  return rounded;
+}
+
 // uniform_(0, 1) is u itself: fma(u, 1, 0) = u and u <= below_to = 1 - ulp. The fill
 // kernels run it for Uniform with from = 0, to = 1, skipping the fma and the min (same bits).
 template <class T>
@@ -125,6 +182,12 @@ struct StandardUniform : ElementwiseDistribution<StandardUniform<T>, T> {
     return u;
   }
 };
+
+// Whether Dist is uniform_ on a 16-bit type (the fill runs StandardUniform for (0, 1) there too).
+template <class Dist>
+struct is_rounded_uniform : std::false_type {};
+template <class T>
+struct is_rounded_uniform<RoundedDistribution<T, Uniform<float>>> : std::true_type {};
 
 template <class T>
 bool is_standard_uniform(const Uniform<T>& dist) {
@@ -178,11 +241,15 @@ template <class T>
 struct uses_shared_normal_table<Normal<T>> : std::true_type {};
 template <class T>
 struct uses_shared_normal_table<LogNormal<T>> : std::true_type {};
+template <class T, class FloatDist>
+struct uses_shared_normal_table<RoundedDistribution<T, FloatDist>>
+    : uses_shared_normal_table<FloatDist> {};
 
 // Team sizes and waves of resident teams: the fastest of 128-1024 threads and 1-4 waves on
 // the H200 (docs/performance.md).
 template <class Dist, class T = typename Dist::value_type>
 struct OnSharedNormalTable : ElementwiseDistribution<OnSharedNormalTable<Dist>, double> {
+  using table_type = double;
   static constexpr std::size_t table_bytes = sizeof(double) * normal_table_f64_doubles;
   static constexpr int team_size = 256, waves = 1;
   Dist dist;
@@ -190,7 +257,10 @@ struct OnSharedNormalTable : ElementwiseDistribution<OnSharedNormalTable<Dist>, 
   KOKKOS_INLINE_FUNCTION static void fill(double* dst, int thread, int threads) {
     copy_normal_table_f64(dst, thread, threads);
   }
-  KOKKOS_INLINE_FUNCTION void set_lane(int) {}
+  KOKKOS_INLINE_FUNCTION void set(const Dist& d, const double* t, int /*thread*/) {
+    dist = d;
+    table = t;
+  }
   KOKKOS_INLINE_FUNCTION double element(std::uint32_t w0, std::uint32_t w1, double) const {
     return dist.from_standard(normal_from_words(w0, w1, table));
   }
@@ -198,6 +268,7 @@ struct OnSharedNormalTable : ElementwiseDistribution<OnSharedNormalTable<Dist>, 
 template <class Dist>
 struct OnSharedNormalTable<Dist, float>
     : ElementwiseDistribution<OnSharedNormalTable<Dist, float>, float> {
+  using table_type = float;
   static constexpr std::size_t table_bytes = sizeof(float) * NormalTableF32Shared::floats;
   static constexpr int team_size = 1024, waves = 2;
   Dist dist;
@@ -206,13 +277,35 @@ struct OnSharedNormalTable<Dist, float>
   KOKKOS_INLINE_FUNCTION static void fill(float* dst, int thread, int threads) {
     NormalTableF32Shared::fill(dst, thread, threads);
   }
-  KOKKOS_INLINE_FUNCTION void set_lane(int l) { lane = l & 7; }
+  KOKKOS_INLINE_FUNCTION void set(const Dist& d, const float* t, int thread) {
+    dist = d;
+    table = t;
+    lane = thread & 7;
+  }
   KOKKOS_INLINE_FUNCTION float element(std::uint32_t w0, std::uint32_t, float) const {
     return dist.from_standard(NormalTableF32Shared::normal(w0, table, lane));
   }
 };
+// A 16-bit T: the float distribution on the float table, rounded.
+template <class T, class FloatDist>
+struct OnSharedNormalTable<RoundedDistribution<T, FloatDist>, T>
+    : RoundedDistribution<T, OnSharedNormalTable<FloatDist, float>> {
+  using Float = OnSharedNormalTable<FloatDist, float>;
+  using table_type = float;
+  static constexpr std::size_t table_bytes = Float::table_bytes;
+  static constexpr int team_size = Float::team_size, waves = Float::waves;
+  KOKKOS_INLINE_FUNCTION static void fill(float* dst, int thread, int threads) {
+    Float::fill(dst, thread, threads);
+  }
+  KOKKOS_INLINE_FUNCTION void set(const RoundedDistribution<T, FloatDist>& d, const float* t,
+                                  int thread) {
+    this->dist.set(d.dist, t, thread);
+    this->upper_bits = d.upper_bits;
+    this->lower_bits = d.lower_bits;
+  }
+};
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Normal<T> make_normal(double mean, double stddev, const char* function) {
   static_assert(is_floating_value<T>(), "normal_ needs a float or double View");
   const T mean_t = static_cast<T>(mean), stddev_t = static_cast<T>(stddev);
@@ -226,7 +319,12 @@ Normal<T> make_normal(double mean, double stddev, const char* function) {
   return dist;
 }
 
-template <class T>
+template <class T, if_reduced_t<T> = 0>
+auto make_normal(double mean, double stddev, const char* function) {
+  return rounded_distribution<T>(make_normal<float>(mean, stddev, function));
+}
+
+template <class T, if_full_t<T> = 0>
 LogNormal<T> make_log_normal(double mean, double stddev, const char* function) {
   static_assert(is_floating_value<T>(), "log_normal_ needs a float or double View");
   const T mean_t = static_cast<T>(mean), stddev_t = static_cast<T>(stddev);
@@ -238,6 +336,11 @@ LogNormal<T> make_log_normal(double mean, double stddev, const char* function) {
   dist.mean = mean_t;
   dist.stddev = stddev_t;
   return dist;
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_log_normal(double mean, double stddev, const char* function) {
+  return rounded_distribution<T>(make_log_normal<float>(mean, stddev, function));
 }
 
 // ---- bernoulli_, dropout_ ------------------------------------------------------------------
@@ -265,13 +368,18 @@ struct Bernoulli : ElementwiseDistribution<Bernoulli<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Bernoulli<T> make_bernoulli(double p, const char* function) {
   static_assert(std::is_arithmetic<T>::value, "bernoulli_ needs an arithmetic View");
   require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
   Bernoulli<T> dist;
   dist.threshold = bernoulli_threshold<T>(p);
   return dist;
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_bernoulli(double p, const char* function) {
+  return rounded_distribution<T>(make_bernoulli<float>(p, function));
 }
 
 // In place: an element is zeroed with probability p (the Bernoulli(p) success above),
@@ -286,7 +394,7 @@ struct Dropout : ElementwiseDistribution<Dropout<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Dropout<T> make_dropout(double p, const char* function) {
   static_assert(is_floating_value<T>(), "dropout_ needs a float or double View");
   require_parameter(p >= 0.0 && p <= 1.0, function, "p", p, "must lie in [0, 1]");
@@ -294,6 +402,11 @@ Dropout<T> make_dropout(double p, const char* function) {
   dist.threshold = bernoulli_threshold<T>(p);
   dist.scale = p == 1.0 ? T(0) : static_cast<T>(1.0 / (1.0 - p));
   return dist;
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_dropout(double p, const char* function) {
+  return rounded_distribution<T>(make_dropout<float>(p, function));
 }
 
 // The keep-mask of dropout_ on a tensor of DataT, regenerated from the words dropout_ drew:
@@ -306,7 +419,8 @@ struct DropoutMask : ElementwiseDistribution<DropoutMask<T, DataT>, T, DataT> {
   }
 };
 
-template <class T, class DataT>
+template <class T, class DataT,
+          std::enable_if_t<!is_reduced_float<T>() && !is_reduced_float<DataT>(), int> = 0>
 DropoutMask<T, DataT> make_dropout_mask(double p, const char* function) {
   static_assert(std::is_arithmetic<T>::value, "dropout_mask_ needs an arithmetic (or bool) mask");
   static_assert(is_floating_value<DataT>(),
@@ -316,6 +430,17 @@ DropoutMask<T, DataT> make_dropout_mask(double p, const char* function) {
   DropoutMask<T, DataT> dist;
   dist.threshold = bernoulli_threshold<DataT>(p);
   return dist;
+}
+
+// A 16-bit DataT takes float's words; a 16-bit mask is the float mask rounded (0 or 1).
+template <class T, class DataT,
+          std::enable_if_t<is_reduced_float<T>() || is_reduced_float<DataT>(), int> = 0>
+auto make_dropout_mask(double p, const char* function) {
+  const auto mask = make_dropout_mask<words_type_t<T>, words_type_t<DataT>>(p, function);
+  if constexpr (is_reduced_float<T>())
+    return rounded_distribution<T>(mask);
+  else
+    return mask;
 }
 
 // bernoulli_(t, probabilities): in place, each element holding its own p (copied in before
@@ -334,10 +459,15 @@ struct BernoulliFromInput : ElementwiseDistribution<BernoulliFromInput<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 BernoulliFromInput<T> make_bernoulli_from_input(const char* /*function*/) {
   static_assert(is_floating_value<T>(), "bernoulli_(t, probabilities) needs a float or double t");
   return BernoulliFromInput<T>{};
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_bernoulli_from_input(const char* function) {
+  return rounded_distribution<T>(make_bernoulli_from_input<float>(function));
 }
 
 // ---- random_bits_, randint_ -----------------------------------------------------------------
@@ -408,7 +538,7 @@ struct Exponential : ElementwiseDistribution<Exponential<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Exponential<T> make_exponential(double lambd, const char* function) {
   static_assert(is_floating_value<T>(), "exponential_ needs a float or double View");
   const T lambd_t = static_cast<T>(lambd);
@@ -417,6 +547,11 @@ Exponential<T> make_exponential(double lambd, const char* function) {
   Exponential<T> dist;
   dist.lambd = lambd_t;
   return dist;
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_exponential(double lambd, const char* function) {
+  return rounded_distribution<T>(make_exponential<float>(lambd, function));
 }
 
 // max(1, ceil(log(u) / log1p(-p))) in R = transform_real_t<T> (float for <= 32-bit T,
@@ -436,7 +571,7 @@ struct Geometric : ElementwiseDistribution<Geometric<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 Geometric<T> make_geometric(double p, const char* function) {
   static_assert(std::is_arithmetic<T>::value && !std::is_same<T, bool>::value,
                 "geometric_ needs an arithmetic View");
@@ -453,6 +588,11 @@ Geometric<T> make_geometric(double p, const char* function) {
   return dist;
 }
 
+template <class T, if_reduced_t<T> = 0>
+auto make_geometric(double p, const char* function) {
+  return rounded_distribution<T>(make_geometric<float>(p, function));
+}
+
 // ---- trunc_normal_ ----------------------------------------------------------------------------
 
 // Inverse-CDF truncated normal (PyTorch nn.init.trunc_normal_), see
@@ -467,7 +607,7 @@ struct TruncNormal : ElementwiseDistribution<TruncNormal<T>, T> {
   }
 };
 
-template <class T>
+template <class T, if_full_t<T> = 0>
 TruncNormal<T> make_trunc_normal(double mean, double stddev, double a, double b,
                                  const char* function) {
   static_assert(is_floating_value<T>(), "trunc_normal_ needs a float or double View");
@@ -489,6 +629,11 @@ TruncNormal<T> make_trunc_normal(double mean, double stddev, double a, double b,
   dist.a = static_cast<T>(a);
   dist.b = static_cast<T>(b);
   return dist;
+}
+
+template <class T, if_reduced_t<T> = 0>
+auto make_trunc_normal(double mean, double stddev, double a, double b, const char* function) {
+  return rounded_distribution<T>(make_trunc_normal<float>(mean, stddev, a, b, function));
 }
 
 }  // namespace Impl

@@ -458,16 +458,27 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
   }
   if (view.size() == 0) return;
 
-  if constexpr (std::is_same<Dist, Uniform<T>>::value) {
-    if (Path != FillPath::generic && is_standard_uniform(dist)) {
+  // (if constexpr: the generic path, the tests' reference, instantiates no other kernel.)
+  if constexpr (Path != FillPath::generic && std::is_same<Dist, Uniform<T>>::value) {
+    if (is_standard_uniform(dist)) {
       fill_strided<Path>(space, view, StandardUniform<T>{}, state, box);
       return;
     }
   }
-  if (Path != FillPath::generic &&
-      (fill_rows<Path>(space, view, dist, state, box, global_stride) ||
-       fill_columns<Path>(space, view, dist, state, box, global_stride)))
-    return;
+  if constexpr (Path != FillPath::generic && is_rounded_uniform<Dist>::value) {  // 16-bit T
+    if (is_standard_uniform(dist.dist)) {
+      auto standard = rounded_distribution<T>(StandardUniform<float>{});
+      standard.upper_bits = dist.upper_bits;
+      standard.lower_bits = dist.lower_bits;
+      fill_strided<Path>(space, view, standard, state, box);
+      return;
+    }
+  }
+  if constexpr (Path != FillPath::generic) {
+    if (fill_rows<Path>(space, view, dist, state, box, global_stride) ||
+        fill_columns<Path>(space, view, dist, state, box, global_stride))
+      return;
+  }
 
   FillGenericFunctor<T, Dist> functor;
   functor.data = view.data;

@@ -11,21 +11,45 @@
 
 // MACRO(PREFIX, SPACE, DIST, T) for every distribution and value type the library
 // instantiates, grouped by the source file in src/eti/ that instantiates them (several
-// files, so that the library's build runs in parallel).
+// files, so that the library's build runs in parallel). The 16-bit floating types get
+// RoundedDistribution<T, DIST<float>> where Kokkos makes them 16-bit types (GPU builds);
+// elsewhere they are float, and no kernel is added. (KOKKOSDTENSOR_HALF_T_IS_16BIT and
+// KOKKOSDTENSOR_BHALF_T_IS_16BIT come from KokkosDTensor_ReducedPrecision.hpp, which
+// KokkosDTensor_FillDispatch.hpp includes before this file.)
+#if defined(KOKKOSDTENSOR_HALF_T_IS_16BIT) && KOKKOSDTENSOR_HALF_T_IS_16BIT
+#define KOKKOSDTENSOR_IMPL_ETI_HALF(PREFIX, SPACE, DIST) \
+  KOKKOSDTENSOR_IMPL_FILL_ROUNDED_INSTANCE(PREFIX, SPACE, DIST, Kokkos::Experimental::half_t)
+#else
+#define KOKKOSDTENSOR_IMPL_ETI_HALF(PREFIX, SPACE, DIST)
+#endif
+#if defined(KOKKOSDTENSOR_BHALF_T_IS_16BIT) && KOKKOSDTENSOR_BHALF_T_IS_16BIT
+#define KOKKOSDTENSOR_IMPL_ETI_BHALF(PREFIX, SPACE, DIST) \
+  KOKKOSDTENSOR_IMPL_FILL_ROUNDED_INSTANCE(PREFIX, SPACE, DIST, Kokkos::Experimental::bhalf_t)
+#else
+#define KOKKOSDTENSOR_IMPL_ETI_BHALF(PREFIX, SPACE, DIST)
+#endif
+#define KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, DIST) \
+  KOKKOSDTENSOR_IMPL_ETI_HALF(PREFIX, SPACE, DIST)        \
+  KOKKOSDTENSOR_IMPL_ETI_BHALF(PREFIX, SPACE, DIST)
 #define KOKKOSDTENSOR_IMPL_ETI_UNIFORM(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Uniform, float)                       \
   MACRO(PREFIX, SPACE, Uniform, double)                      \
   MACRO(PREFIX, SPACE, StandardUniform, float)               \
-  MACRO(PREFIX, SPACE, StandardUniform, double)
+  MACRO(PREFIX, SPACE, StandardUniform, double)              \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, Uniform)       \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, StandardUniform)
 #define KOKKOSDTENSOR_IMPL_ETI_NORMAL(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Normal, float)                       \
-  MACRO(PREFIX, SPACE, Normal, double)
+  MACRO(PREFIX, SPACE, Normal, double)                      \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, Normal)
 #define KOKKOSDTENSOR_IMPL_ETI_LOGNORMAL(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, LogNormal, float)                       \
-  MACRO(PREFIX, SPACE, LogNormal, double)
+  MACRO(PREFIX, SPACE, LogNormal, double)                      \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, LogNormal)
 #define KOKKOSDTENSOR_IMPL_ETI_TRUNCNORMAL(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, TruncNormal, float)                       \
-  MACRO(PREFIX, SPACE, TruncNormal, double)
+  MACRO(PREFIX, SPACE, TruncNormal, double)                      \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, TruncNormal)
 #define KOKKOSDTENSOR_IMPL_ETI_BERNOULLI(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Bernoulli, float)                       \
   MACRO(PREFIX, SPACE, Bernoulli, double)                      \
@@ -35,10 +59,12 @@
   MACRO(PREFIX, SPACE, Bernoulli, std::int32_t)                \
   MACRO(PREFIX, SPACE, Bernoulli, std::uint32_t)               \
   MACRO(PREFIX, SPACE, Bernoulli, std::int64_t)                \
-  MACRO(PREFIX, SPACE, Bernoulli, std::uint64_t)
+  MACRO(PREFIX, SPACE, Bernoulli, std::uint64_t)               \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, Bernoulli)
 #define KOKKOSDTENSOR_IMPL_ETI_DROPOUT(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Dropout, float)                       \
-  MACRO(PREFIX, SPACE, Dropout, double)
+  MACRO(PREFIX, SPACE, Dropout, double)                      \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, Dropout)
 #define KOKKOSDTENSOR_IMPL_ETI_RANDOMBITS(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, RandomBits, std::uint32_t)               \
   MACRO(PREFIX, SPACE, RandomBits, std::uint64_t)
@@ -49,7 +75,8 @@
   MACRO(PREFIX, SPACE, RandInt, std::uint64_t)
 #define KOKKOSDTENSOR_IMPL_ETI_EXPONENTIAL(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Exponential, float)                       \
-  MACRO(PREFIX, SPACE, Exponential, double)
+  MACRO(PREFIX, SPACE, Exponential, double)                      \
+  KOKKOSDTENSOR_IMPL_ETI_16BIT(PREFIX, SPACE, Exponential)
 #define KOKKOSDTENSOR_IMPL_ETI_GEOMETRIC(MACRO, PREFIX, SPACE) \
   MACRO(PREFIX, SPACE, Geometric, float)                       \
   MACRO(PREFIX, SPACE, Geometric, double)                      \
@@ -74,6 +101,15 @@
       const SPACE&, const KokkosDTensor::Impl::StridedData<T>&,                                  \
       const KokkosDTensor::Impl::DIST<T>&, const KokkosDTensor::RNGState&,                       \
       const KokkosDTensor::Impl::GlobalBox&);
+
+// One instantiation of the automatic path for RoundedDistribution<T, DIST<float>>.
+#define KOKKOSDTENSOR_IMPL_FILL_ROUNDED_INSTANCE(PREFIX, SPACE, DIST, T)                    \
+  PREFIX void KokkosDTensor::Impl::fill_strided<                                            \
+      KokkosDTensor::Impl::FillPath::automatic, SPACE,                                      \
+      KokkosDTensor::Impl::RoundedDistribution<T, KokkosDTensor::Impl::DIST<float>>>(       \
+      const SPACE&, const KokkosDTensor::Impl::StridedData<T>&,                             \
+      const KokkosDTensor::Impl::RoundedDistribution<T, KokkosDTensor::Impl::DIST<float>>&, \
+      const KokkosDTensor::RNGState&, const KokkosDTensor::Impl::GlobalBox&);
 
 // MACRO(SPACE) for every enabled execution space. HIP and SYCL are reached through
 // DefaultExecutionSpace, whose name changed between Kokkos versions.

@@ -22,20 +22,18 @@ struct FillRowsSharedTableFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Dist = decltype(Rows::dist);
   using With = OnSharedNormalTable<Dist>;
-  using T = typename Dist::value_type;
+  using Table = typename With::table_type;
   static constexpr std::size_t table_bytes = With::table_bytes;
   Rows rows;
   Index items = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    auto* table = static_cast<T*>(
+    auto* table = static_cast<Table*>(
         member.team_scratch(0).get_shmem_aligned(static_cast<std::ptrdiff_t>(table_bytes), 16));
     With::fill(table, member.team_rank(), member.team_size());
     member.team_barrier();
     With with;
-    with.dist = rows.dist;
-    with.table = table;
-    with.set_lane(member.team_rank());
+    with.set(rows.dist, table, member.team_rank());
     const Index threads = static_cast<Index>(member.league_size()) * member.team_size();
     for (Index item =
              static_cast<Index>(member.league_rank()) * member.team_size() + member.team_rank();

@@ -1,0 +1,166 @@
+#ifndef KOKKOSDTENSOR_IMPL_REDUCEDPRECISION_HPP
+#define KOKKOSDTENSOR_IMPL_REDUCEDPRECISION_HPP
+
+// The 16-bit floating formats of the random ops (SPEC section 2, "Reduced precision";
+// docs/stream.md): IEEE binary16 (Kokkos::Experimental::half_t) and bfloat16
+// (Kokkos::Experimental::bhalf_t). A 16-bit element is the float result of the same op,
+// rounded once to nearest-even by the integer functions below, so every backend gives the
+// same bits whatever its own conversion instructions do.
+//
+// Kokkos makes half_t and bhalf_t 16-bit types only with a GPU backend; elsewhere they are
+// `float` (and Kokkos 3.4 has no bhalf_t), and then they are simply float here too.
+// ReducedFloatFormat<T> says whether (and how) T is a 16-bit format.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <cstring>
+#include <impl/KokkosDTensor_PortableMath.hpp>
+#include <type_traits>
+
+// Whether Kokkos' half_t / bhalf_t are 16-bit types in this build (0: float or absent).
+#if defined(KOKKOS_HALF_T_IS_FLOAT) && !KOKKOS_HALF_T_IS_FLOAT
+#define KOKKOSDTENSOR_HALF_T_IS_16BIT 1
+#else
+#define KOKKOSDTENSOR_HALF_T_IS_16BIT 0
+#endif
+#if defined(KOKKOS_BHALF_T_IS_FLOAT) && !KOKKOS_BHALF_T_IS_FLOAT
+#define KOKKOSDTENSOR_BHALF_T_IS_16BIT 1
+#else
+#define KOKKOSDTENSOR_BHALF_T_IS_16BIT 0
+#endif
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// ---- float <-> 16-bit bits, integer arithmetic only ------------------------------------
+
+// float to binary16, round to nearest even: overflow (|x| >= 65520) to infinity, results
+// below 2^-14 subnormal, NaN to a quiet NaN of the same sign (payload's top bits kept).
+KOKKOS_INLINE_FUNCTION std::uint16_t float_to_f16_bits(float x) {
+  const std::uint32_t u = float_to_bits(x);
+  const std::uint32_t sign = (u >> 16) & 0x8000u;
+  const std::uint32_t a = u & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7E00u | ((a >> 13) & 0x3FFu));
+  if (a >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // 65520: tie to inf
+  if (a >= 0x38800000u) {  // normal binary16: rebias the exponent, round away 13 bits
+    const std::uint32_t rebased = a - 0x38000000u;
+    return static_cast<std::uint16_t>(sign | ((rebased + 0xFFFu + ((rebased >> 13) & 1u)) >> 13));
+  }
+  if (a <= 0x33000000u) return static_cast<std::uint16_t>(sign);  // <= 2^-25: ties to +-0
+  // Subnormal binary16: m = |x| / 2^-24 rounded to nearest even (m = 1024 is 2^-14).
+  const std::uint32_t mantissa = (a & 0x7FFFFFu) | 0x800000u;
+  const std::uint32_t shift = 126u - (a >> 23);  // 14 .. 24
+  const std::uint32_t kept = mantissa >> shift;
+  const std::uint32_t rest = mantissa & ((1u << shift) - 1u);
+  const std::uint32_t half = 1u << (shift - 1u);
+  const std::uint32_t up = rest > half || (rest == half && (kept & 1u)) ? 1u : 0u;
+  return static_cast<std::uint16_t>(sign | (kept + up));
+}
+
+// float to bfloat16, round to nearest even: the carry of the rounding moves into the
+// exponent (and to infinity past the largest bfloat16); subnormals stay subnormal; NaN
+// to a quiet NaN of the same sign.
+KOKKOS_INLINE_FUNCTION std::uint16_t float_to_bf16_bits(float x) {
+  const std::uint32_t u = float_to_bits(x);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x0040u);
+  return static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+// binary16 to float, exactly (a NaN becomes the quiet NaN of the same sign and payload).
+KOKKOS_INLINE_FUNCTION float f16_bits_to_float(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1Fu;
+  const std::uint32_t mantissa = h & 0x3FFu;
+  if (exponent == 0x1Fu)
+    return bits_to_float(sign | 0x7F800000u | (mantissa << 13) | (mantissa ? 0x400000u : 0u));
+  if (exponent == 0) {
+    // mantissa * 2^-24: an integer below 2^10 times a power of two, exact in float.
+    const float magnitude = portable_mul(static_cast<float>(mantissa), 0x1p-24f);
+    return bits_to_float(sign | float_to_bits(magnitude));
+  }
+  return bits_to_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
+// bfloat16 to float, exactly (a NaN becomes the quiet NaN of the same sign and payload).
+KOKKOS_INLINE_FUNCTION float bf16_bits_to_float(std::uint16_t h) {
+  const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+  return bits_to_float((u & 0x7FFFFFFFu) > 0x7F800000u ? u | 0x400000u : u);
+}
+
+// ---- which types are 16-bit formats -------------------------------------------------------
+
+// ReducedFloatFormat<T>: value is true for a 16-bit floating type, with bfloat16 saying
+// which format. Specialised below for Kokkos' types where they are 16-bit; the tests
+// specialise it for a private 16-bit type, so that the 16-bit kernels run in host builds.
+template <class T, class Enable = void>
+struct ReducedFloatFormat : std::false_type {};
+
+#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+template <>
+struct ReducedFloatFormat<Kokkos::Experimental::half_t> : std::true_type {
+  static constexpr bool bfloat16 = false;
+};
+#endif
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+template <>
+struct ReducedFloatFormat<Kokkos::Experimental::bhalf_t> : std::true_type {
+  static constexpr bool bfloat16 = true;
+};
+#endif
+
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr bool is_reduced_float() {
+  return ReducedFloatFormat<T>::value;
+}
+
+// Two bytes from `from` to `to` (memcpy, as Kokkos::bit_cast does, on the device too).
+KOKKOS_INLINE_FUNCTION void copy_two_bytes(void* to, const void* from) {
+#if KOKKOSDTENSOR_IMPL_DEVICE_INTRINSICS
+  memcpy(to, from, 2);
+#else
+  std::memcpy(to, from, 2);
+#endif
+}
+
+// The 16-bit value with bits `bits`, and the bits of a 16-bit value.
+template <class T>
+KOKKOS_INLINE_FUNCTION T reduced_from_bits(std::uint16_t bits) {
+  static_assert(sizeof(T) == 2 && std::is_trivially_copyable<T>::value,
+                "a 16-bit floating type is two trivially copyable bytes");
+  T value;
+  copy_two_bytes(&value, &bits);
+  return value;
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION std::uint16_t reduced_to_bits(const T& value) {
+  static_assert(sizeof(T) == 2 && std::is_trivially_copyable<T>::value,
+                "a 16-bit floating type is two trivially copyable bytes");
+  std::uint16_t bits;
+  copy_two_bytes(&bits, &value);
+  return bits;
+}
+
+// float to the bits of the 16-bit format of T (rounded once, to nearest even), and back.
+template <class T>
+KOKKOS_INLINE_FUNCTION std::uint16_t round_to_reduced_bits(float x) {
+  return ReducedFloatFormat<T>::bfloat16 ? float_to_bf16_bits(x) : float_to_f16_bits(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION float reduced_bits_to_float(std::uint16_t bits) {
+  return ReducedFloatFormat<T>::bfloat16 ? bf16_bits_to_float(bits) : f16_bits_to_float(bits);
+}
+
+// float to T rounded once, and T to float exactly, for a 16-bit T.
+template <class T>
+KOKKOS_INLINE_FUNCTION T round_to_reduced(float x) {
+  return reduced_from_bits<T>(round_to_reduced_bits<T>(x));
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION float reduced_to_float(const T& value) {
+  return reduced_bits_to_float<T>(reduced_to_bits(value));
+}
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif

@@ -1,0 +1,737 @@
+// Reduced precision (SPEC section 2, issue 29): half_t and bhalf_t take float's words and an
+// element is the float result of the same op rounded once to nearest-even.
+//  - The rounding functions against an independent reference (the nearest value of a table
+//    of every 16-bit value, decoded with ldexp in double): ties, subnormals, overflow, NaN.
+//  - Every op's distribution on private 16-bit types (TestHalf, TestBHalf: declared 16-bit
+//    formats below), so that the 16-bit kernels run in host-only builds, where Kokkos' half_t
+//    is float: each element equals the rounded float fill bit for bit, the offset advances as
+//    float's. To keep the compile time down, the private types take the generic kernel for
+//    every op, the other kernels (automatic, rows_device) for dropout_ and normal_ only.
+//  - The same on Kokkos' half_t and bhalf_t, on the test's execution space and the host's:
+//    where they are 16-bit (GPU builds) the rounded float fill, where they are float (and
+//    Kokkos 3.4 has no bhalf_t: half_t again) exactly float's fill.
+
+#include <gtest/gtest.h>
+
+#include "TestSpace.hpp"
+
+#include <KokkosDTensor_Rng.hpp>
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <impl/KokkosDTensor_FillDispatch.hpp>
+#include <impl/KokkosDTensor_ReducedPrecision.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+// Two private 16-bit floating types: binary16 and bfloat16 storage only.
+struct TestHalf {
+  std::uint16_t bits;
+  explicit operator double() const;  // (bernoulli_(t, probabilities) checks p on the host)
+};
+struct TestBHalf {
+  std::uint16_t bits;
+  explicit operator double() const;
+};
+namespace KokkosDTensor {
+namespace Impl {
+template <>
+struct ReducedFloatFormat<TestHalf> : std::true_type {
+  static constexpr bool bfloat16 = false;
+};
+template <>
+struct ReducedFloatFormat<TestBHalf> : std::true_type {
+  static constexpr bool bfloat16 = true;
+};
+}  // namespace Impl
+}  // namespace KokkosDTensor
+TestHalf::operator double() const { return KokkosDTensor::Impl::f16_bits_to_float(bits); }
+TestBHalf::operator double() const { return KokkosDTensor::Impl::bf16_bits_to_float(bits); }
+
+namespace kdt = KokkosDTensor;
+namespace Impl = KokkosDTensor::Impl;
+
+namespace {
+
+// ---- the rounding functions against an independent reference --------------------------
+
+std::uint32_t bits_of_float(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+float float_of_bits(std::uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+// The value of every non-negative 16-bit pattern up to the largest finite one, decoded in
+// double from its fields, then one more: the value the format would have next if its
+// exponent went on (the overflow threshold: IEEE rounds to infinity from there).
+struct Format16 {
+  int mantissa_bits;  // 10 (binary16) or 7 (bfloat16)
+  int bias;           // 15 or 127
+  std::uint16_t infinity;
+  std::vector<double> value;  // value[bits] for bits = 0 .. infinity (the last: 2^(emax+1))
+
+  Format16(int m, int e_bits) : mantissa_bits(m), bias((1 << (e_bits - 1)) - 1) {
+    infinity = static_cast<std::uint16_t>(((1 << e_bits) - 1) << m);
+    for (std::uint32_t bits = 0; bits <= infinity; ++bits) {
+      const int exponent = static_cast<int>(bits >> m);
+      const double mantissa = static_cast<double>(bits & ((1u << m) - 1));
+      value.push_back(exponent == 0
+                          ? std::ldexp(mantissa, 1 - bias - m)
+                          : std::ldexp(mantissa + std::ldexp(1.0, m), exponent - bias - m));
+    }
+  }
+
+  // Round to nearest, ties to the even pattern, of a finite float, by search in the table.
+  std::uint16_t round(float x) const {
+    const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    const double a = std::fabs(static_cast<double>(x));
+    if (a >= value.back()) return sign | infinity;
+    const auto above = std::lower_bound(value.begin(), value.end(), a);
+    std::size_t hi = static_cast<std::size_t>(above - value.begin());
+    if (value[hi] == a) return static_cast<std::uint16_t>(sign | hi);
+    const std::size_t lo = hi - 1;
+    const double below = a - value[lo], over = value[hi] - a;
+    const std::size_t pick = below < over ? lo : over < below ? hi : (lo % 2 == 0 ? lo : hi);
+    return static_cast<std::uint16_t>(sign | pick);
+  }
+};
+
+const Format16& binary16() {
+  static const Format16 format(10, 5);
+  return format;
+}
+const Format16& bfloat16() {
+  static const Format16 format(7, 8);
+  return format;
+}
+
+// Compares both directions for `x`; returns false (once reported) on a difference.
+bool check_rounding(float x, int& failures) {
+  const std::uint16_t h = Impl::float_to_f16_bits(x), b = Impl::float_to_bf16_bits(x);
+  if (std::isnan(x)) {
+    // A quiet NaN of x's sign (binary16: quiet bit 0x200, bfloat16: 0x40).
+    const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    const bool ok = (h & 0x8000) == sign && (h & 0x7E00) == 0x7E00 && (b & 0x8000) == sign &&
+                    (b & 0x7FC0) == 0x7FC0;
+    if (!ok && failures++ < 10)
+      ADD_FAILURE() << "NaN " << std::hex << bits_of_float(x) << ": f16 " << h << " bf16 " << b;
+    return ok;
+  }
+  const std::uint16_t h_ref = binary16().round(x), b_ref = bfloat16().round(x);
+  const bool ok = h == h_ref && b == b_ref;
+  if (!ok && failures++ < 10)
+    ADD_FAILURE() << "float " << std::hex << bits_of_float(x) << " (" << std::hexfloat << x
+                  << "): f16 " << h << " reference " << h_ref << ", bf16 " << b << " reference "
+                  << b_ref;
+  return ok;
+}
+
+// The float patterns that decide a rounding: for every sign, exponent and the kept high
+// mantissa bits of both formats, the dropped low bits 0, 1, just below half, half, just
+// above half, all ones, and a random pattern.
+std::vector<std::uint32_t> dense_float_sample() {
+  std::vector<std::uint32_t> sample;
+  std::mt19937 random(29);
+  for (std::uint32_t high = 0; high < (1u << 19); ++high) {  // sign, exponent, 10 bits
+    const std::uint32_t base = high << 13;
+    for (std::uint32_t low : {0u, 1u, 0xFFFu, 0x1000u, 0x1001u, 0x1FFFu,
+                              static_cast<std::uint32_t>(random() & 0x1FFFu)})
+      sample.push_back(base | low);
+  }
+  for (std::uint32_t high = 0; high < (1u << 16); ++high) {  // sign, exponent, 7 bits
+    const std::uint32_t base = high << 16;
+    for (std::uint32_t low :
+         {1u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu, static_cast<std::uint32_t>(random() & 0xFFFFu)})
+      sample.push_back(base | low);
+  }
+  // binary16 subnormals drop 14 to 24 bits: halves and their neighbours at every shift.
+  for (std::uint32_t exponent = 100; exponent <= 113; ++exponent) {
+    for (std::uint32_t kept = 0; kept < 64; ++kept) {
+      for (std::uint32_t shift = 13; shift <= 24; ++shift) {
+        const std::uint32_t half = 1u << (shift - 1);
+        for (std::uint32_t low : {half - 1, half, half + 1}) {
+          const std::uint32_t mantissa = ((kept << shift) | low) & 0x7FFFFFu;
+          sample.push_back(exponent << 23 | mantissa);
+          sample.push_back(0x80000000u | exponent << 23 | mantissa);
+        }
+      }
+    }
+  }
+  for (int i = 0; i < 1000000; ++i) sample.push_back(static_cast<std::uint32_t>(random()));
+  return sample;
+}
+
+TEST(ReducedPrecisionRounding, KnownValues) {
+  EXPECT_EQ(Impl::float_to_f16_bits(1.0f), 0x3C00);
+  EXPECT_EQ(Impl::float_to_f16_bits(-2.0f), 0xC000);
+  EXPECT_EQ(Impl::float_to_f16_bits(65504.0f), 0x7BFF);
+  EXPECT_EQ(Impl::float_to_f16_bits(65519.99609375f), 0x7BFF);
+  EXPECT_EQ(Impl::float_to_f16_bits(65520.0f), 0x7C00);  // the tie goes to the even: infinity
+  EXPECT_EQ(Impl::float_to_f16_bits(0x1p-24f), 0x0001);
+  EXPECT_EQ(Impl::float_to_f16_bits(0x1p-25f), 0x0000);         // tie: to +0
+  EXPECT_EQ(Impl::float_to_f16_bits(0x1.000002p-25f), 0x0001);  // above the tie
+  EXPECT_EQ(Impl::float_to_f16_bits(0x3p-25f), 0x0002);         // tie 1.5 ulp: to even 2
+  EXPECT_EQ(Impl::float_to_f16_bits(-0.0f), 0x8000);
+  EXPECT_EQ(Impl::float_to_f16_bits(1.0f + 0x1p-11f), 0x3C00);  // tie: to even 1
+  EXPECT_EQ(Impl::float_to_f16_bits(1.0f + 0x3p-11f), 0x3C02);  // tie: to even
+  EXPECT_EQ(Impl::float_to_bf16_bits(1.0f), 0x3F80);
+  EXPECT_EQ(Impl::float_to_bf16_bits(1.0f + 0x1p-8f), 0x3F80);  // tie: to even 1
+  EXPECT_EQ(Impl::float_to_bf16_bits(1.0f + 0x3p-8f), 0x3F82);
+  EXPECT_EQ(Impl::float_to_bf16_bits(3.40282347e38f), 0x7F80);  // rounds past the largest
+  EXPECT_EQ(Impl::float_to_bf16_bits(0x1p-149f), 0x0000);       // float subnormal: tie to 0
+  EXPECT_EQ(Impl::float_to_bf16_bits(0x1p-133f), 0x0001);       // smallest bf16 subnormal
+  EXPECT_EQ(Impl::float_to_bf16_bits(-std::numeric_limits<float>::infinity()), 0xFF80);
+  EXPECT_EQ(Impl::float_to_f16_bits(std::numeric_limits<float>::infinity()), 0x7C00);
+  EXPECT_EQ(Impl::float_to_f16_bits(float_of_bits(0x7F800001u)), 0x7E00);  // signalling: quiet
+  EXPECT_EQ(Impl::float_to_bf16_bits(float_of_bits(0xFF800001u)), 0xFFC0);
+}
+
+// Every float of the dense sample (about 5.5 million) against the table reference.
+TEST(ReducedPrecisionRounding, DenseSampleMatchesReference) {
+  int failures = 0;
+  for (const std::uint32_t u : dense_float_sample()) check_rounding(float_of_bits(u), failures);
+  EXPECT_EQ(failures, 0);
+}
+
+// All 2^32 floats (166 s on one Zen 4 core): --gtest_also_run_disabled_tests.
+TEST(ReducedPrecisionRounding, DISABLED_EveryFloatMatchesReference) {
+  int failures = 0;
+  std::uint32_t u = 0;
+  do {
+    check_rounding(float_of_bits(u), failures);
+  } while (++u != 0);
+  EXPECT_EQ(failures, 0);
+}
+
+// 16-bit to float is exact: every pattern's value is the table's; NaN stays NaN (quiet,
+// same sign), and rounding the float back gives the pattern.
+TEST(ReducedPrecisionRounding, EveryPatternConvertsToFloatExactly) {
+  for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+    const std::uint16_t b16 = static_cast<std::uint16_t>(bits);
+    const bool negative = bits & 0x8000u;
+    const std::uint32_t magnitude = bits & 0x7FFFu;
+    for (const bool bf : {false, true}) {
+      const Format16& format = bf ? bfloat16() : binary16();
+      const float x = bf ? Impl::bf16_bits_to_float(b16) : Impl::f16_bits_to_float(b16);
+      const std::uint16_t back = bf ? Impl::float_to_bf16_bits(x) : Impl::float_to_f16_bits(x);
+      if (magnitude > format.infinity) {
+        EXPECT_TRUE(std::isnan(x)) << std::hex << bits;
+        EXPECT_EQ(std::signbit(x), negative) << std::hex << bits;
+        EXPECT_TRUE(bits_of_float(x) & 0x400000u) << std::hex << bits;  // quiet
+        continue;
+      }
+      const double expected = magnitude == format.infinity ? std::numeric_limits<double>::infinity()
+                                                           : format.value[magnitude];
+      EXPECT_EQ(static_cast<double>(x), negative ? -expected : expected) << std::hex << bits;
+      EXPECT_EQ(std::signbit(x), negative) << std::hex << bits;
+      EXPECT_EQ(back, b16) << std::hex << bits;
+    }
+  }
+}
+
+// ---- the ops on 16-bit Views against the rounded float fill ------------------------------
+
+// The bits of a value (of float: its 32 bits; of a 16-bit type: its 16).
+template <class T>
+std::uint32_t bits_of(const T& value) {
+  if constexpr (Impl::is_reduced_float<T>())
+    return Impl::reduced_to_bits(value);
+  else
+    return bits_of_float(static_cast<float>(value));
+}
+
+// T holding `x` (exactly representable in T where used).
+template <class T>
+T from_float(float x) {
+  if constexpr (Impl::is_reduced_float<T>())
+    return Impl::round_to_reduced<T>(x);
+  else
+    return static_cast<T>(x);
+}
+
+// What a T element is where the float fill has `x`: its bits rounded (a rounded `to`
+// becoming `from` when the op is a uniform_ on [from, to)), or x itself where T is float.
+template <class T>
+std::uint32_t expected_bits(float x, const float* bounds) {
+  if constexpr (Impl::is_reduced_float<T>()) {
+    const std::uint16_t bits = Impl::round_to_reduced_bits<T>(x);
+    if (bounds && bits == Impl::round_to_reduced_bits<T>(bounds[1]))
+      return Impl::round_to_reduced_bits<T>(bounds[0]);
+    return bits;
+  } else {
+    return bits_of_float(x);
+  }
+}
+
+// An input value for the ops that read one (dropout_, bernoulli_ probabilities): exact in
+// float, binary16 and bfloat16.
+float input_value(std::size_t i) { return static_cast<float>(static_cast<int>(i % 23) - 11) / 8; }
+float probability_value(std::size_t i) { return static_cast<float>(i % 9) / 8; }
+
+template <class ViewType>
+void set_inputs(const ViewType& view, float (*value)(std::size_t)) {
+  using T = typename ViewType::non_const_value_type;
+  auto host = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < host.extent(0); ++i)
+    for (std::size_t j = 0; j < host.extent(1); ++j)
+      host(i, j) = from_float<T>(value(i * host.extent(1) + j));
+  Kokkos::deep_copy(view, host);
+}
+
+constexpr std::size_t kRows = 37, kCols = 29;  // rows of 29: blocks straddle them
+const kdt::RNGState kStart{0x123456789ABCDEFull, 4096};
+
+// Runs op(view, gen) on a float View and on a T View from the same state (after `prepare`
+// on each), and expects the same state after, and each T element the rounded float element.
+template <class T, class Space, class Layout, class Op>
+void expect_rounded_float_fill(const std::string& name, Op op, const float* bounds = nullptr) {
+  Kokkos::View<float**, Layout, Space> f("f", kRows, kCols);
+  Kokkos::View<T**, Layout, Space> h("h", kRows, kCols);
+  kdt::Generator gen_f, gen_h;
+  gen_f.set_state(kStart);
+  gen_h.set_state(kStart);
+  op(f, gen_f);
+  op(h, gen_h);
+  Kokkos::fence();
+  EXPECT_EQ(gen_h.get_state().offset, gen_f.get_state().offset) << name;
+  EXPECT_EQ(gen_h.get_state().offset, kStart.offset + (kRows * kCols + 3) / 4 * 4) << name;
+  const auto host_f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  const auto host_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
+  int failures = 0;
+  for (std::size_t i = 0; i < kRows; ++i) {
+    for (std::size_t j = 0; j < kCols; ++j) {
+      const std::uint32_t got = bits_of(host_h(i, j));
+      const std::uint32_t want = expected_bits<T>(host_f(i, j), bounds);
+      if (got != want && failures++ < 5)
+        ADD_FAILURE() << name << " at (" << i << ", " << j << "): " << std::hex << got
+                      << ", the rounded float fill " << want << " (float " << std::hexfloat
+                      << host_f(i, j) << ")";
+    }
+  }
+  EXPECT_EQ(failures, 0) << name;
+}
+
+// An op for expect_rounded_float_fill: `reference(v, gen)` (the public op) on a float View,
+// and on a T View too unless Generic; with Generic, on a T View the distribution dist_of(T())
+// through the generic kernel from the generator's state, which then advances as the op's
+// (for the private types: few kernels to compile; check_paths runs the others). `input`, if
+// any, sets the Views' values first (dropout_ reads them, bernoulli_ takes them as p).
+template <bool Generic, class Reference, class DistOf>
+struct OpOrDistribution {
+  Reference reference;
+  DistOf dist_of;
+  float (*input)(std::size_t);
+  template <class ViewType>
+  void operator()(const ViewType& v, kdt::Generator& g) const {
+    using T = typename ViewType::value_type;
+    if (input) set_inputs(v, input);
+    if constexpr (!Generic || std::is_same<T, float>::value) {
+      reference(v, g);
+    } else {
+      const auto state = g.get_state();
+      Impl::fill_random_with<Impl::FillPath::generic>(typename ViewType::execution_space(), v,
+                                                      dist_of(T()), state, Impl::whole_view_box(v));
+      g.set_state({state.seed, Impl::offset_after(state, 1, v.size(), "test")});
+    }
+  }
+};
+
+// Every floating op on T Views of `Layout` in `Space` (Generic: see OpOrDistribution; not
+// AllOps: uniform_(1, 2), normal_ and dropout_ only).
+template <class T, class Space, class Layout, bool Generic, bool AllOps = true>
+void check_every_op() {
+  const auto op = [](auto reference, auto dist_of, float (*input)(std::size_t) = nullptr) {
+    return OpOrDistribution<Generic, decltype(reference), decltype(dist_of)>{reference, dist_of,
+                                                                             input};
+  };
+  const float unit[2] = {0.0f, 1.0f}, wide[2] = {-2.0f, 3.0f}, one_two[2] = {1.0f, 2.0f};
+  expect_rounded_float_fill<T, Space, Layout>(
+      "uniform_(1, 2)",
+      op([](auto v, auto& g) { kdt::uniform_(v, 1, 2, g); },
+         [](auto t) { return Impl::make_uniform<decltype(t)>(1, 2, "test"); }),
+      one_two);
+  expect_rounded_float_fill<T, Space, Layout>(
+      "normal_", op([](auto v, auto& g) { kdt::normal_(v, 0.5, 2, g); },
+                    [](auto t) { return Impl::make_normal<decltype(t)>(0.5, 2, "test"); }));
+  expect_rounded_float_fill<T, Space, Layout>(
+      "dropout_",
+      op([](auto v, auto& g) { kdt::dropout_(v, 0.4, g); },
+         [](auto t) { return Impl::make_dropout<decltype(t)>(0.4, "test"); }, input_value));
+  if constexpr (AllOps) {
+    expect_rounded_float_fill<T, Space, Layout>(
+        "uniform_",
+        op([](auto v, auto& g) { kdt::uniform_(v, g); },
+           [](auto t) { return Impl::make_uniform<decltype(t)>(0, 1, "test"); }),
+        unit);
+    expect_rounded_float_fill<T, Space, Layout>(
+        "uniform_(-2, 3)",
+        op([](auto v, auto& g) { kdt::uniform_(v, -2, 3, g); },
+           [](auto t) { return Impl::make_uniform<decltype(t)>(-2, 3, "test"); }),
+        wide);
+    expect_rounded_float_fill<T, Space, Layout>(
+        "log_normal_",
+        op([](auto v, auto& g) { kdt::log_normal_(v, 0.2, 0.7, g); },
+           [](auto t) { return Impl::make_log_normal<decltype(t)>(0.2, 0.7, "test"); }));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "exponential_",
+        op([](auto v, auto& g) { kdt::exponential_(v, 1.5, g); },
+           [](auto t) { return Impl::make_exponential<decltype(t)>(1.5, "test"); }));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "trunc_normal_",
+        op([](auto v, auto& g) { kdt::trunc_normal_(v, 0, 1, -1, 2, g); },
+           [](auto t) { return Impl::make_trunc_normal<decltype(t)>(0, 1, -1, 2, "test"); }));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "geometric_", op([](auto v, auto& g) { kdt::geometric_(v, 0.2, g); },
+                         [](auto t) { return Impl::make_geometric<decltype(t)>(0.2, "test"); }));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "bernoulli_(p)", op([](auto v, auto& g) { kdt::bernoulli_(v, 0.3, g); },
+                            [](auto t) { return Impl::make_bernoulli<decltype(t)>(0.3, "test"); }));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "bernoulli_(probabilities)",
+        op(
+            [](auto v, auto& g) {
+              decltype(v) p("p", v.extent(0), v.extent(1));
+              set_inputs(p, probability_value);
+              kdt::bernoulli_(v, p, g);
+            },
+            [](auto t) { return Impl::make_bernoulli_from_input<decltype(t)>("test"); },
+            probability_value));
+    // The ops that replay a state: from the generator's, which they leave where it is; the
+    // generator then draws a dropout_ of the same size, so that the offsets compare too.
+    expect_rounded_float_fill<T, Space, Layout>(
+        "dropout_backward_",
+        op(
+            [](auto v, auto& g) {
+              kdt::dropout_backward_(v, 0.4, g.get_state());
+              decltype(v) other("other", v.extent(0), v.extent(1));
+              kdt::dropout_(other, 0.4, g);
+            },
+            [](auto t) { return Impl::make_dropout<decltype(t)>(0.4, "test"); }, input_value));
+    expect_rounded_float_fill<T, Space, Layout>(
+        "dropout_mask_", op(
+                             [](auto v, auto& g) {
+                               kdt::dropout_mask_(v, 0.4, g.get_state());
+                               decltype(v) other("other", v.extent(0), v.extent(1));
+                               kdt::dropout_(other, 0.4, g);
+                             },
+                             [](auto t) {
+                               using V = decltype(t);
+                               return Impl::make_dropout_mask<V, V>(0.4, "test");
+                             }));
+    if constexpr (!Generic) {
+      expect_rounded_float_fill<T, Space, Layout>("native_dropout_ (mask)", [](auto v, auto& g) {
+        decltype(v) data("data", v.extent(0), v.extent(1));
+        set_inputs(data, input_value);
+        kdt::native_dropout_(data, v, 0.4, g);
+      });
+      expect_rounded_float_fill<T, Space, Layout>("native_dropout_ (data)", [](auto v, auto& g) {
+        decltype(v) mask("mask", v.extent(0), v.extent(1));
+        set_inputs(v, input_value);
+        kdt::native_dropout_(v, mask, 0.4, g);
+      });
+    }
+  }
+}
+
+// Device-callable: a parameter of a stream draw as a V (exact values only).
+template <class V>
+KOKKOS_INLINE_FUNCTION V value_as(float x) {
+  if constexpr (Impl::is_reduced_float<V>())
+    return Impl::round_to_reduced<V>(x);
+  else
+    return static_cast<V>(x);
+}
+
+// The stream draws, as the ops that match them.
+struct UniformDraw {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V get(kdt::ElementDraws e) const {
+    return e.uniform<V>();
+  }
+};
+struct UniformFromToDraw {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V get(kdt::ElementDraws e) const {
+    return e.uniform<V>(value_as<V>(-2.0f), value_as<V>(3.0f));
+  }
+};
+struct NormalDraw {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V get(kdt::ElementDraws e) const {
+    return e.normal<V>(value_as<V>(0.5f), value_as<V>(2.0f));
+  }
+};
+struct ExponentialDraw {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V get(kdt::ElementDraws e) const {
+    return e.exponential<V>(value_as<V>(1.5f));
+  }
+};
+struct BernoulliDraw {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V get(kdt::ElementDraws e) const {
+    return e.bernoulli<V>(0.3);
+  }
+};
+
+// v(L) = draw(element L) for a contiguous View, over a reservation of the View's size.
+template <class V, class Space, class Draw>
+struct StreamFill {
+  Kokkos::View<V*, Space> flat;
+  kdt::RandomStream stream;
+  Draw draw;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t L) const {
+    flat(L) = draw.template get<V>(stream.element(L));
+  }
+};
+
+template <class Space, class Draw>
+struct StreamOp {
+  template <class ViewType>
+  void operator()(const ViewType& v, kdt::Generator& g) const {
+    using V = typename ViewType::value_type;
+    StreamFill<V, Space, Draw> fill{Kokkos::View<V*, Space>(v.data(), v.size()),
+                                    kdt::reserve(g, v.size(), 1), Draw{}};
+    Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, v.size()), fill);
+  }
+};
+
+// The draws of the in-kernel streams equal the ops' elements.
+template <class T, class Space>
+void check_stream_draws() {
+  using LR = Kokkos::LayoutRight;
+  const float unit[2] = {0.0f, 1.0f}, wide[2] = {-2.0f, 3.0f};
+  expect_rounded_float_fill<T, Space, LR>("uniform<T>()", StreamOp<Space, UniformDraw>{}, unit);
+  expect_rounded_float_fill<T, Space, LR>("uniform<T>(-2, 3)", StreamOp<Space, UniformFromToDraw>{},
+                                          wide);
+  expect_rounded_float_fill<T, Space, LR>("normal<T>(0.5, 2)", StreamOp<Space, NormalDraw>{});
+  expect_rounded_float_fill<T, Space, LR>("exponential<T>(1.5)",
+                                          StreamOp<Space, ExponentialDraw>{});
+  expect_rounded_float_fill<T, Space, LR>("bernoulli<T>(0.3)", StreamOp<Space, BernoulliDraw>{});
+}
+
+// Every kernel path gives the automatic path's values for T (the 16-bit stores and the
+// normals' table in team scratch, which the rows_device path runs on host spaces too), on a
+// strided subview whose rows start inside blocks.
+template <class T, class Space, Impl::FillPath First, Impl::FillPath... Others, class Dist>
+void check_paths(const std::string& name, const Dist& dist) {
+  using Big = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
+  Big big("big", kRows + 3, kCols + 6);
+  const auto sub = Kokkos::subview(big, std::make_pair(1, 1 + int(kRows)), std::make_pair(2, 31));
+  Impl::GlobalBox box;
+  box.rank = 2;
+  box.global_extent[0] = kRows + 5;
+  box.global_extent[1] = 33;
+  box.origin[0] = 3;
+  box.origin[1] = 1;
+  const auto fill = [&](auto path) {
+    set_inputs(big, input_value);  // (dropout_ reads it)
+    Impl::fill_random_with<decltype(path)::value>(Space(), sub, dist, kStart, box);
+    Kokkos::fence();
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sub);
+    std::vector<std::uint32_t> bits;
+    for (std::size_t i = 0; i < host.extent(0); ++i)
+      for (std::size_t j = 0; j < host.extent(1); ++j) bits.push_back(bits_of(host(i, j)));
+    return bits;
+  };
+  const auto first = fill(std::integral_constant<Impl::FillPath, First>{});
+  const auto same = [&](auto path) {
+    EXPECT_EQ(fill(path), first) << name << " path " << static_cast<int>(decltype(path)::value);
+  };
+  (same(std::integral_constant<Impl::FillPath, Others>{}), ...);
+}
+
+// uniform_ never writes `to` and writes `from` where the float value rounds to `to`.
+// (Generic: through the generic kernel, as check_every_op.)
+template <class T, class Space, bool Generic = false>
+void check_uniform_bound_rule() {
+  Kokkos::View<T*, Space> h("h", 1 << 16);
+  kdt::Generator gen(7);
+  if constexpr (Generic) {
+    Impl::fill_random_with<Impl::FillPath::generic>(Space(), h, Impl::make_uniform<T>(1, 2, "test"),
+                                                    gen.get_state(), Impl::whole_view_box(h));
+  } else {
+    kdt::uniform_(h, 1, 2, gen);
+  }
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
+  std::size_t ones = 0;
+  for (std::size_t i = 0; i < host.extent(0); ++i) {
+    const float x = static_cast<float>(static_cast<double>(host(i)));
+    EXPECT_TRUE(x >= 1.0f && x < 2.0f) << x;
+    ones += x == 1.0f;
+  }
+  // A float in [2 - ulp / 2, 2) rounds to 2: about 2^16 * 2^-9 (bfloat16), 2^-11 (binary16).
+  if constexpr (Impl::is_reduced_float<T>()) EXPECT_GT(ones, 16u);
+}
+
+// Random_Philox_Pool draws (Kokkos::rand on a 16-bit T, Impl::PhiloxRand16): frand's float
+// rounded, a rounded end of the range becoming its start. Three draws per state.
+template <class T, class Space>
+struct PoolDraws {
+  kdt::Random_Philox_Pool<Space> pool;
+  Kokkos::View<T*, Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    auto gen = pool.get_state(i);
+    if constexpr (Impl::is_reduced_float<T>()) {
+      using Rand16 = Impl::PhiloxRand16<typename kdt::Random_Philox_Pool<Space>::generator_type, T>;
+      out(3 * i) = Rand16::draw(gen);
+      out(3 * i + 1) = Rand16::draw(gen, value_as<T>(4.0f));
+      out(3 * i + 2) = Rand16::draw(gen, value_as<T>(1.0f), value_as<T>(2.0f));
+    } else {
+      out(3 * i) = gen.frand();
+      out(3 * i + 1) = gen.frand(4.0f);
+      out(3 * i + 2) = gen.frand(1.0f, 2.0f);
+    }
+    pool.free_state(gen);
+  }
+};
+
+template <class T, class Space>
+void check_pool_draws() {
+  constexpr int states = 1000;
+  PoolDraws<float, Space> reference{kdt::Random_Philox_Pool<Space>(11, states),
+                                    Kokkos::View<float*, Space>("reference", 3 * states)};
+  PoolDraws<T, Space> draws{kdt::Random_Philox_Pool<Space>(11, states),
+                            Kokkos::View<T*, Space>("draws", 3 * states)};
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, states), reference);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, states), draws);
+  const auto ref = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference.out);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), draws.out);
+  const float bounds[3][2] = {{0.0f, 1.0f}, {0.0f, 4.0f}, {1.0f, 2.0f}};
+  for (std::size_t i = 0; i < got.extent(0); ++i)
+    ASSERT_EQ(bits_of(got(i)), expected_bits<T>(ref(i), bounds[i % 3])) << "draw " << i;
+}
+
+// Kokkos::fill_random(view, Random_Philox_Pool, begin, end) on Kokkos' T (half_t, bhalf_t):
+// the float fill rounded, with the bound rule.
+template <class T, class Space>
+void check_pool_fill_random() {
+  Kokkos::View<float*, Space> f("f", 4099);
+  Kokkos::View<T*, Space> h("h", 4099);
+  Kokkos::fill_random(f, kdt::Random_Philox_Pool<Space>(5), 1.0f, 2.0f);
+  Kokkos::fill_random(h, kdt::Random_Philox_Pool<Space>(5), T(1.0f), T(2.0f));
+  const auto ref = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
+  const float bounds[2] = {1.0f, 2.0f};
+  for (std::size_t i = 0; i < got.extent(0); ++i)
+    ASSERT_EQ(bits_of(got(i)), expected_bits<T>(ref(i), bounds)) << "element " << i;
+}
+
+}  // namespace
+
+// Every op's distribution on the private types (the generic kernel; check_paths: the others).
+TEST(ReducedPrecisionOps, PrivateTypesEveryOpLayoutRight) {
+  check_every_op<TestHalf, TestSpace, Kokkos::LayoutRight, true>();
+  check_every_op<TestBHalf, TestSpace, Kokkos::LayoutRight, true, false>();
+}
+TEST(ReducedPrecisionOps, PrivateTypesEveryOpLayoutLeft) {
+  check_every_op<TestHalf, TestSpace, Kokkos::LayoutLeft, true>();
+  check_every_op<TestBHalf, TestSpace, Kokkos::LayoutLeft, true, false>();
+}
+// A public op on a private type, through every kernel the automatic path picks (dropout_:
+// 16-bit loads and stores; one op, to keep the test's compile time down).
+TEST(ReducedPrecisionOps, PrivateTypesPublicOp) {
+  const auto dropout = [](auto v, auto& g) {
+    set_inputs(v, input_value);
+    kdt::dropout_(v, 0.4, g);
+  };
+  expect_rounded_float_fill<TestHalf, TestSpace, Kokkos::LayoutRight>("dropout_", dropout);
+  expect_rounded_float_fill<TestHalf, TestSpace, Kokkos::LayoutLeft>("dropout_", dropout);
+}
+TEST(ReducedPrecisionOps, PrivateTypesStreamDraws) {
+  check_stream_draws<TestHalf, TestSpace>();
+  check_stream_draws<TestBHalf, TestSpace>();
+}
+TEST(ReducedPrecisionOps, PrivateTypesEveryPath) {
+  using P = Impl::FillPath;
+  check_paths<TestHalf, TestSpace, P::automatic, P::generic, P::rows_device>(
+      "dropout_", Impl::make_dropout<TestHalf>(0.4, "test"));
+  // (rows_device runs the normals' table in team scratch, on host spaces too.)
+  check_paths<TestBHalf, TestSpace, P::generic, P::rows_device>(
+      "normal_", Impl::make_normal<TestBHalf>(0.5, 2, "test"));
+}
+TEST(ReducedPrecisionOps, PrivateTypesUniformBoundRule) {
+  check_uniform_bound_rule<TestHalf, TestSpace, true>();
+  check_uniform_bound_rule<TestBHalf, TestSpace, true>();
+}
+TEST(ReducedPrecisionOps, PrivateTypesParameterChecks) {
+  // from and to must be finite after rounding: 70000 is infinity in binary16, not bfloat16.
+  EXPECT_THROW(Impl::make_uniform<TestHalf>(0, 70000, "test"), std::invalid_argument);
+  EXPECT_NO_THROW(Impl::make_uniform<TestBHalf>(0, 70000, "test"));
+  EXPECT_THROW(Impl::make_uniform<TestHalf>(2, 1, "test"), std::invalid_argument);
+  Kokkos::View<TestHalf*, TestSpace> h("h", 4);
+  kdt::Generator gen;
+  EXPECT_THROW(kdt::dropout_(h, 1.5, gen), std::invalid_argument);
+  EXPECT_EQ(gen.get_state().offset, 0u);  // the failed op advanced nothing
+  kdt::dropout_(h, 0.5, gen);
+  EXPECT_EQ(gen.get_state().offset, 4u);
+}
+
+TEST(ReducedPrecisionOps, PrivateTypesPoolDraws) {
+  check_pool_draws<TestHalf, TestSpace>();
+  check_pool_draws<TestBHalf, TestSpace>();
+}
+
+// ---- Kokkos' half_t and bhalf_t: 16-bit in GPU builds, float elsewhere -----------------------
+
+using KokkosHalf = Kokkos::Experimental::half_t;
+#if defined(KOKKOS_BHALF_T_IS_FLOAT)
+using KokkosBHalf = Kokkos::Experimental::bhalf_t;
+#else
+using KokkosBHalf = Kokkos::Experimental::half_t;  // Kokkos 3.4 has no bhalf_t
+#endif
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+constexpr bool kHostIsOther = !std::is_same<TestSpace, HostSpace>::value;
+
+template <class T, class Space>
+void check_kokkos_type() {
+  check_every_op<T, Space, Kokkos::LayoutRight, false>();
+  check_every_op<T, Space, Kokkos::LayoutLeft, false>();
+  check_stream_draws<T, Space>();
+  check_uniform_bound_rule<T, Space>();
+  check_pool_draws<T, Space>();
+  check_pool_fill_random<T, Space>();
+}
+
+TEST(ReducedPrecisionKokkosTypes, HalfEqualsRoundedFloat) {
+  std::printf("half_t is %s\n", Impl::is_reduced_float<KokkosHalf>() ? "16-bit" : "float");
+  check_kokkos_type<KokkosHalf, TestSpace>();
+  if constexpr (kHostIsOther) check_kokkos_type<KokkosHalf, HostSpace>();
+}
+
+TEST(ReducedPrecisionKokkosTypes, BHalfEqualsRoundedFloat) {
+  std::printf("bhalf_t is %s\n", Impl::is_reduced_float<KokkosBHalf>() ? "16-bit" : "float");
+  check_kokkos_type<KokkosBHalf, TestSpace>();
+  if constexpr (kHostIsOther) check_kokkos_type<KokkosBHalf, HostSpace>();
+}
+
+// The device and the host write the same 16-bit bits (where they differ).
+TEST(ReducedPrecisionKokkosTypes, DeviceEqualsHost) {
+  if constexpr (!kHostIsOther) GTEST_SKIP() << "one execution space in this build";
+  const auto fill = [](auto space, auto zero) {
+    using T = decltype(zero);
+    using Space = decltype(space);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> v("v", kRows, kCols);
+    std::vector<std::uint32_t> bits;
+    kdt::Generator gen(3);
+    for (int op = 0; op < 3; ++op) {
+      if (op == 0) kdt::uniform_(v, -1, 1, gen);
+      if (op == 1) kdt::normal_(v, 0, 3, gen);
+      if (op == 2) kdt::exponential_(v, 2, gen);
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      for (std::size_t i = 0; i < kRows; ++i)
+        for (std::size_t j = 0; j < kCols; ++j) bits.push_back(bits_of(host(i, j)));
+    }
+    return bits;
+  };
+  EXPECT_EQ(fill(TestSpace(), KokkosHalf()), fill(HostSpace(), KokkosHalf()));
+  EXPECT_EQ(fill(TestSpace(), KokkosBHalf()), fill(HostSpace(), KokkosBHalf()));
+}
