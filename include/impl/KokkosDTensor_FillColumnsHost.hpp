@@ -134,17 +134,20 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   }
 
   // Group `rows` (16 rows, lane 0's block 0 is `block`), blocks [k0, k1) of each, in AVX-512.
-  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(
-      T* rows, std::uint64_t block, std::uint64_t k0, std::uint64_t k1) const {
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(T* rows,
+                                                                           std::uint64_t block,
+                                                                           std::uint64_t k0,
+                                                                           std::uint64_t k1) const {
     // 64-bit counters of lanes 0-7 and 8-15, then their low and high words as 16 lanes each.
     const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     const __m512i step = _mm512_set1_epi64(static_cast<long long>(lane_step));
     const __m512i start = _mm512_set1_epi64(static_cast<long long>(block + k0));
-    __m512i counter[2] = {_mm512_add_epi64(start, _mm512_mullo_epi64(lane, step)),
-                          _mm512_add_epi64(start, _mm512_mullo_epi64(_mm512_add_epi64(
-                                                      lane, _mm512_set1_epi64(8)), step))};
-    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
-                                           30);
+    __m512i counter[2] = {
+        _mm512_add_epi64(start, _mm512_mullo_epi64(lane, step)),
+        _mm512_add_epi64(start,
+                         _mm512_mullo_epi64(_mm512_add_epi64(lane, _mm512_set1_epi64(8)), step))};
+    const __m512i even =
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
     alignas(64) T values[L * E];
     for (std::uint64_t k = k0; k < k1; ++k) {
@@ -176,7 +179,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::int64_t step = this->element_step;
     const std::int64_t length = static_cast<std::int64_t>(this->row_length);
     __m512i s[4];
-    for (int q = 0; q < 4; ++q) s[q] = _mm512_load_si512(reinterpret_cast<const char*>(values) + 64 * q);
+    for (int q = 0; q < 4; ++q)
+      s[q] = _mm512_load_si512(reinterpret_cast<const char*>(values) + 64 * q);
     for (int e = 0; e < E; ++e) {
       const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
       if (j >= length) break;
@@ -275,9 +279,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
 // Tiles: tile_rows rows (128 bytes along the column dimension, 16 rows at least) by
 // column_chunk elements of each, through a buffer of about 17 KiB: the Views the lanes kernel
-// does not take (rows that start inside a block, 1-byte elements, CPUs without AVX2). Work items take the tiles
-// of a chunk of columns in turn along the column dimension, so that a thread's next item
-// writes the next bytes of the same memory pages (docs/performance.md, "Layouts": this order
+// does not take (rows that start inside a block, 1-byte elements, CPUs without AVX2). Work items
+// take the tiles of a chunk of columns in turn along the column dimension, so that a thread's next
+// item writes the next bytes of the same memory pages (docs/performance.md, "Layouts": this order
 // and the row groups innermost below took LayoutLeft uniform_ from 0.19 to 0.32-0.40 of
 // LayoutRight on one Zen 4 core; still far from the rows path).
 template <class T, class Dist>
