@@ -319,124 +319,169 @@ void expect_rounded_float_fill(const std::string& name, Op op, const float* boun
   EXPECT_EQ(failures, 0) << name;
 }
 
-// An op for expect_rounded_float_fill: `reference(v, gen)` (the public op) on a float View,
-// and on a T View too unless Generic; with Generic, on a T View the distribution dist_of(T())
+// The ops of check_every_op: `op(v, gen)` runs the public op, `Op::dist<T>()` makes its
+// distribution for T. Structs, not generic lambdas: nvcc 13's front end crashed on those
+// lambdas inside check_every_op (a function template).
+struct UniformOneTwo {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, 1, 2, g); }
+  template <class T>
+  static auto dist() { return Impl::make_uniform<T>(1, 2, "test"); }
+};
+struct UniformDefault {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, g); }
+  template <class T>
+  static auto dist() { return Impl::make_uniform<T>(0, 1, "test"); }
+};
+struct UniformWide {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, -2, 3, g); }
+  template <class T>
+  static auto dist() { return Impl::make_uniform<T>(-2, 3, "test"); }
+};
+struct NormalOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::normal_(v, 0.5, 2, g); }
+  template <class T>
+  static auto dist() { return Impl::make_normal<T>(0.5, 2, "test"); }
+};
+struct DropoutOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::dropout_(v, 0.4, g); }
+  template <class T>
+  static auto dist() { return Impl::make_dropout<T>(0.4, "test"); }
+};
+struct LogNormalOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::log_normal_(v, 0.2, 0.7, g); }
+  template <class T>
+  static auto dist() { return Impl::make_log_normal<T>(0.2, 0.7, "test"); }
+};
+struct ExponentialOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::exponential_(v, 1.5, g); }
+  template <class T>
+  static auto dist() { return Impl::make_exponential<T>(1.5, "test"); }
+};
+struct TruncNormalOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::trunc_normal_(v, 0, 1, -1, 2, g); }
+  template <class T>
+  static auto dist() { return Impl::make_trunc_normal<T>(0, 1, -1, 2, "test"); }
+};
+struct GeometricOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::geometric_(v, 0.2, g); }
+  template <class T>
+  static auto dist() { return Impl::make_geometric<T>(0.2, "test"); }
+};
+struct BernoulliOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const { kdt::bernoulli_(v, 0.3, g); }
+  template <class T>
+  static auto dist() { return Impl::make_bernoulli<T>(0.3, "test"); }
+};
+struct BernoulliProbabilitiesOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const {
+    V p("p", v.extent(0), v.extent(1));
+    set_inputs(p, probability_value);
+    kdt::bernoulli_(v, p, g);
+  }
+  template <class T>
+  static auto dist() { return Impl::make_bernoulli_from_input<T>("test"); }
+};
+// The ops that replay a state: from the generator's, which they leave where it is; the
+// generator then draws a dropout_ of the same size, so that the offsets compare too.
+struct DropoutBackwardOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::dropout_backward_(v, 0.4, g.get_state());
+    V other("other", v.extent(0), v.extent(1));
+    kdt::dropout_(other, 0.4, g);
+  }
+  template <class T>
+  static auto dist() { return Impl::make_dropout<T>(0.4, "test"); }
+};
+struct DropoutMaskOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::dropout_mask_(v, 0.4, g.get_state());
+    V other("other", v.extent(0), v.extent(1));
+    kdt::dropout_(other, 0.4, g);
+  }
+  template <class T>
+  static auto dist() { return Impl::make_dropout_mask<T, T>(0.4, "test"); }
+};
+// native_dropout_ writes two Views: the one checked is the mask or the data.
+template <bool CheckMask>
+struct NativeDropoutOp {
+  template <class V>
+  void operator()(const V& v, kdt::Generator& g) const {
+    V other("other", v.extent(0), v.extent(1));
+    set_inputs(CheckMask ? other : v, input_value);
+    if (CheckMask)
+      kdt::native_dropout_(other, v, 0.4, g);
+    else
+      kdt::native_dropout_(v, other, 0.4, g);
+  }
+};
+
+// An op for expect_rounded_float_fill: Op()(v, gen) (the public op) on a float View, and on
+// a T View too unless Generic; with Generic, on a T View the distribution Op::dist<T>()
 // through the generic kernel from the generator's state, which then advances as the op's
 // (for the private types: few kernels to compile; check_paths runs the others). `input`, if
 // any, sets the Views' values first (dropout_ reads them, bernoulli_ takes them as p).
-template <bool Generic, class Reference, class DistOf>
+template <bool Generic, class Op>
 struct OpOrDistribution {
-  Reference reference;
-  DistOf dist_of;
-  float (*input)(std::size_t);
+  float (*input)(std::size_t) = nullptr;
   template <class ViewType>
   void operator()(const ViewType& v, kdt::Generator& g) const {
     using T = typename ViewType::value_type;
     if (input) set_inputs(v, input);
     if constexpr (!Generic || std::is_same<T, float>::value) {
-      reference(v, g);
+      Op()(v, g);
     } else {
       const auto state = g.get_state();
       Impl::fill_random_with<Impl::FillPath::generic>(typename ViewType::execution_space(), v,
-                                                      dist_of(T()), state, Impl::whole_view_box(v));
+                                                      Op::template dist<T>(), state,
+                                                      Impl::whole_view_box(v));
       g.set_state({state.seed, Impl::offset_after(state, 1, v.size(), "test")});
     }
   }
 };
 
+template <class T, class Space, class Layout, bool Generic, class Op>
+void check_op(const char* name, const float* bounds = nullptr,
+              float (*input)(std::size_t) = nullptr) {
+  expect_rounded_float_fill<T, Space, Layout>(name, OpOrDistribution<Generic, Op>{input}, bounds);
+}
+
 // Every floating op on T Views of `Layout` in `Space` (Generic: see OpOrDistribution; not
 // AllOps: uniform_(1, 2), normal_ and dropout_ only).
 template <class T, class Space, class Layout, bool Generic, bool AllOps = true>
 void check_every_op() {
-  const auto op = [](auto reference, auto dist_of, float (*input)(std::size_t) = nullptr) {
-    return OpOrDistribution<Generic, decltype(reference), decltype(dist_of)>{reference, dist_of,
-                                                                             input};
-  };
-  const float unit[2] = {0.0f, 1.0f}, wide[2] = {-2.0f, 3.0f}, one_two[2] = {1.0f, 2.0f};
-  expect_rounded_float_fill<T, Space, Layout>(
-      "uniform_(1, 2)",
-      op([](auto v, auto& g) { kdt::uniform_(v, 1, 2, g); },
-         [](auto t) { return Impl::make_uniform<decltype(t)>(1, 2, "test"); }),
-      one_two);
-  expect_rounded_float_fill<T, Space, Layout>(
-      "normal_", op([](auto v, auto& g) { kdt::normal_(v, 0.5, 2, g); },
-                    [](auto t) { return Impl::make_normal<decltype(t)>(0.5, 2, "test"); }));
-  expect_rounded_float_fill<T, Space, Layout>(
-      "dropout_",
-      op([](auto v, auto& g) { kdt::dropout_(v, 0.4, g); },
-         [](auto t) { return Impl::make_dropout<decltype(t)>(0.4, "test"); }, input_value));
+  static const float unit[2] = {0.0f, 1.0f}, wide[2] = {-2.0f, 3.0f}, one_two[2] = {1.0f, 2.0f};
+  check_op<T, Space, Layout, Generic, UniformOneTwo>("uniform_(1, 2)", one_two);
+  check_op<T, Space, Layout, Generic, NormalOp>("normal_");
+  check_op<T, Space, Layout, Generic, DropoutOp>("dropout_", nullptr, input_value);
   if constexpr (AllOps) {
-    expect_rounded_float_fill<T, Space, Layout>(
-        "uniform_",
-        op([](auto v, auto& g) { kdt::uniform_(v, g); },
-           [](auto t) { return Impl::make_uniform<decltype(t)>(0, 1, "test"); }),
-        unit);
-    expect_rounded_float_fill<T, Space, Layout>(
-        "uniform_(-2, 3)",
-        op([](auto v, auto& g) { kdt::uniform_(v, -2, 3, g); },
-           [](auto t) { return Impl::make_uniform<decltype(t)>(-2, 3, "test"); }),
-        wide);
-    expect_rounded_float_fill<T, Space, Layout>(
-        "log_normal_",
-        op([](auto v, auto& g) { kdt::log_normal_(v, 0.2, 0.7, g); },
-           [](auto t) { return Impl::make_log_normal<decltype(t)>(0.2, 0.7, "test"); }));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "exponential_",
-        op([](auto v, auto& g) { kdt::exponential_(v, 1.5, g); },
-           [](auto t) { return Impl::make_exponential<decltype(t)>(1.5, "test"); }));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "trunc_normal_",
-        op([](auto v, auto& g) { kdt::trunc_normal_(v, 0, 1, -1, 2, g); },
-           [](auto t) { return Impl::make_trunc_normal<decltype(t)>(0, 1, -1, 2, "test"); }));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "geometric_", op([](auto v, auto& g) { kdt::geometric_(v, 0.2, g); },
-                         [](auto t) { return Impl::make_geometric<decltype(t)>(0.2, "test"); }));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "bernoulli_(p)", op([](auto v, auto& g) { kdt::bernoulli_(v, 0.3, g); },
-                            [](auto t) { return Impl::make_bernoulli<decltype(t)>(0.3, "test"); }));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "bernoulli_(probabilities)",
-        op(
-            [](auto v, auto& g) {
-              decltype(v) p("p", v.extent(0), v.extent(1));
-              set_inputs(p, probability_value);
-              kdt::bernoulli_(v, p, g);
-            },
-            [](auto t) { return Impl::make_bernoulli_from_input<decltype(t)>("test"); },
-            probability_value));
-    // The ops that replay a state: from the generator's, which they leave where it is; the
-    // generator then draws a dropout_ of the same size, so that the offsets compare too.
-    expect_rounded_float_fill<T, Space, Layout>(
-        "dropout_backward_",
-        op(
-            [](auto v, auto& g) {
-              kdt::dropout_backward_(v, 0.4, g.get_state());
-              decltype(v) other("other", v.extent(0), v.extent(1));
-              kdt::dropout_(other, 0.4, g);
-            },
-            [](auto t) { return Impl::make_dropout<decltype(t)>(0.4, "test"); }, input_value));
-    expect_rounded_float_fill<T, Space, Layout>(
-        "dropout_mask_", op(
-                             [](auto v, auto& g) {
-                               kdt::dropout_mask_(v, 0.4, g.get_state());
-                               decltype(v) other("other", v.extent(0), v.extent(1));
-                               kdt::dropout_(other, 0.4, g);
-                             },
-                             [](auto t) {
-                               using V = decltype(t);
-                               return Impl::make_dropout_mask<V, V>(0.4, "test");
-                             }));
+    check_op<T, Space, Layout, Generic, UniformDefault>("uniform_", unit);
+    check_op<T, Space, Layout, Generic, UniformWide>("uniform_(-2, 3)", wide);
+    check_op<T, Space, Layout, Generic, LogNormalOp>("log_normal_");
+    check_op<T, Space, Layout, Generic, ExponentialOp>("exponential_");
+    check_op<T, Space, Layout, Generic, TruncNormalOp>("trunc_normal_");
+    check_op<T, Space, Layout, Generic, GeometricOp>("geometric_");
+    check_op<T, Space, Layout, Generic, BernoulliOp>("bernoulli_(p)");
+    check_op<T, Space, Layout, Generic, BernoulliProbabilitiesOp>("bernoulli_(probabilities)",
+                                                                  nullptr, probability_value);
+    check_op<T, Space, Layout, Generic, DropoutBackwardOp>("dropout_backward_", nullptr,
+                                                           input_value);
+    check_op<T, Space, Layout, Generic, DropoutMaskOp>("dropout_mask_");
     if constexpr (!Generic) {
-      expect_rounded_float_fill<T, Space, Layout>("native_dropout_ (mask)", [](auto v, auto& g) {
-        decltype(v) data("data", v.extent(0), v.extent(1));
-        set_inputs(data, input_value);
-        kdt::native_dropout_(data, v, 0.4, g);
-      });
-      expect_rounded_float_fill<T, Space, Layout>("native_dropout_ (data)", [](auto v, auto& g) {
-        decltype(v) mask("mask", v.extent(0), v.extent(1));
-        set_inputs(v, input_value);
-        kdt::native_dropout_(v, mask, 0.4, g);
-      });
+      check_op<T, Space, Layout, false, NativeDropoutOp<true>>("native_dropout_ (mask)");
+      check_op<T, Space, Layout, false, NativeDropoutOp<false>>("native_dropout_ (data)");
     }
   }
 }
