@@ -11,8 +11,8 @@
 #include <Kokkos_DynRankView.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 #include <impl/KokkosDTensor_ViewHelpers.hpp>
+#include <type_traits>
 #include <vector>
 
 template <class T, class... Properties>
@@ -20,7 +20,8 @@ std::vector<T> dyn_rank_view_values(const Kokkos::DynRankView<T, Properties...>&
   // Packed first, in the View's own memory space: deep_copy to another space needs a
   // contiguous View, and a strided subview of a device View is not one.
   std::size_t n[7];
-  for (std::size_t d = 0; d < 7; ++d) n[d] = d < view.rank() ? view.extent(d) : KOKKOS_INVALID_INDEX;
+  for (std::size_t d = 0; d < 7; ++d)
+    n[d] = d < view.rank() ? view.extent(d) : KOKKOS_INVALID_INDEX;
   Kokkos::DynRankView<std::remove_const_t<T>, Kokkos::LayoutRight,
                       typename Kokkos::DynRankView<T, Properties...>::memory_space>
       packed("packed", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);

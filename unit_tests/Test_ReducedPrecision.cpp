@@ -324,63 +324,103 @@ void expect_rounded_float_fill(const std::string& name, Op op, const float* boun
 // lambdas inside check_every_op (a function template).
 struct UniformOneTwo {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, 1, 2, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::uniform_(v, 1, 2, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_uniform<T>(1, 2, "test"); }
+  static auto dist() {
+    return Impl::make_uniform<T>(1, 2, "test");
+  }
 };
 struct UniformDefault {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::uniform_(v, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_uniform<T>(0, 1, "test"); }
+  static auto dist() {
+    return Impl::make_uniform<T>(0, 1, "test");
+  }
 };
 struct UniformWide {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::uniform_(v, -2, 3, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::uniform_(v, -2, 3, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_uniform<T>(-2, 3, "test"); }
+  static auto dist() {
+    return Impl::make_uniform<T>(-2, 3, "test");
+  }
 };
 struct NormalOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::normal_(v, 0.5, 2, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::normal_(v, 0.5, 2, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_normal<T>(0.5, 2, "test"); }
+  static auto dist() {
+    return Impl::make_normal<T>(0.5, 2, "test");
+  }
 };
 struct DropoutOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::dropout_(v, 0.4, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::dropout_(v, 0.4, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_dropout<T>(0.4, "test"); }
+  static auto dist() {
+    return Impl::make_dropout<T>(0.4, "test");
+  }
 };
 struct LogNormalOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::log_normal_(v, 0.2, 0.7, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::log_normal_(v, 0.2, 0.7, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_log_normal<T>(0.2, 0.7, "test"); }
+  static auto dist() {
+    return Impl::make_log_normal<T>(0.2, 0.7, "test");
+  }
 };
 struct ExponentialOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::exponential_(v, 1.5, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::exponential_(v, 1.5, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_exponential<T>(1.5, "test"); }
+  static auto dist() {
+    return Impl::make_exponential<T>(1.5, "test");
+  }
 };
 struct TruncNormalOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::trunc_normal_(v, 0, 1, -1, 2, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::trunc_normal_(v, 0, 1, -1, 2, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_trunc_normal<T>(0, 1, -1, 2, "test"); }
+  static auto dist() {
+    return Impl::make_trunc_normal<T>(0, 1, -1, 2, "test");
+  }
 };
 struct GeometricOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::geometric_(v, 0.2, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::geometric_(v, 0.2, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_geometric<T>(0.2, "test"); }
+  static auto dist() {
+    return Impl::make_geometric<T>(0.2, "test");
+  }
 };
 struct BernoulliOp {
   template <class V>
-  void operator()(const V& v, kdt::Generator& g) const { kdt::bernoulli_(v, 0.3, g); }
+  void operator()(const V& v, kdt::Generator& g) const {
+    kdt::bernoulli_(v, 0.3, g);
+  }
   template <class T>
-  static auto dist() { return Impl::make_bernoulli<T>(0.3, "test"); }
+  static auto dist() {
+    return Impl::make_bernoulli<T>(0.3, "test");
+  }
 };
 struct BernoulliProbabilitiesOp {
   template <class V>
@@ -390,7 +430,9 @@ struct BernoulliProbabilitiesOp {
     kdt::bernoulli_(v, p, g);
   }
   template <class T>
-  static auto dist() { return Impl::make_bernoulli_from_input<T>("test"); }
+  static auto dist() {
+    return Impl::make_bernoulli_from_input<T>("test");
+  }
 };
 // The ops that replay a state: from the generator's, which they leave where it is; the
 // generator then draws a dropout_ of the same size, so that the offsets compare too.
@@ -402,7 +444,9 @@ struct DropoutBackwardOp {
     kdt::dropout_(other, 0.4, g);
   }
   template <class T>
-  static auto dist() { return Impl::make_dropout<T>(0.4, "test"); }
+  static auto dist() {
+    return Impl::make_dropout<T>(0.4, "test");
+  }
 };
 struct DropoutMaskOp {
   template <class V>
@@ -412,7 +456,9 @@ struct DropoutMaskOp {
     kdt::dropout_(other, 0.4, g);
   }
   template <class T>
-  static auto dist() { return Impl::make_dropout_mask<T, T>(0.4, "test"); }
+  static auto dist() {
+    return Impl::make_dropout_mask<T, T>(0.4, "test");
+  }
 };
 // native_dropout_ writes two Views: the one checked is the mask or the data.
 template <bool CheckMask>
