@@ -80,7 +80,8 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
   std::uint16_t upper_bits = 0, lower_bits = 0;
   KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, const T& current) const {
     const float input = reads_input ? reduced_to_float(current) : 0.0f;
-    const std::uint16_t bits = round_to_reduced_bits<T>(dist.element(w0, w1, input));
+    // Only an op that reads its input (dropout_ of a NaN) can give NaN.
+    const std::uint16_t bits = round_to_reduced_bits<T, reads_input>(dist.element(w0, w1, input));
     return reduced_from_bits<T>(bits == upper_bits ? lower_bits : bits);
   }
 };
