@@ -335,6 +335,10 @@ void check_layouts(const Op& op, const char* name) {
   check_layouts_at_rank<T, 2>({4097, 5}, op, name);
   check_layouts_at_rank<T, 2>({3, 4097}, op, name);
   check_layouts_at_rank<T, 2>({127, 1}, op, name);
+  // Rows a whole number of blocks long and a unit-stride extent of 16 or more: the host's
+  // lanes kernel for 4- and 8-byte types (the shapes above take its tiles).
+  check_layouts_at_rank<T, 2>({4097, 8}, op, name);
+  check_layouts_at_rank<T, 3>({37, 3, 12}, op, name);
   check_layouts_at_rank<T, 3>(first(3), op, name);
   check_layouts_at_rank<T, 4>(first(4), op, name);
   check_layouts_at_rank<T, 5>(first(5), op, name);

@@ -319,109 +319,33 @@ void expect_rounded_float_fill(const std::string& name, Op op, const float* boun
   EXPECT_EQ(failures, 0) << name;
 }
 
-// The ops of check_every_op: `op(v, gen)` runs the public op, `Op::dist<T>()` makes its
-// distribution for T. Structs, not generic lambdas: nvcc 13's front end crashed on those
-// lambdas inside check_every_op (a function template).
-struct UniformOneTwo {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::uniform_(v, 1, 2, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_uniform<T>(1, 2, "test");
-  }
-};
-struct UniformDefault {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::uniform_(v, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_uniform<T>(0, 1, "test");
-  }
-};
-struct UniformWide {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::uniform_(v, -2, 3, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_uniform<T>(-2, 3, "test");
-  }
-};
-struct NormalOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::normal_(v, 0.5, 2, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_normal<T>(0.5, 2, "test");
-  }
-};
-struct DropoutOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::dropout_(v, 0.4, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_dropout<T>(0.4, "test");
-  }
-};
-struct LogNormalOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::log_normal_(v, 0.2, 0.7, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_log_normal<T>(0.2, 0.7, "test");
-  }
-};
-struct ExponentialOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::exponential_(v, 1.5, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_exponential<T>(1.5, "test");
-  }
-};
-struct TruncNormalOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::trunc_normal_(v, 0, 1, -1, 2, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_trunc_normal<T>(0, 1, -1, 2, "test");
-  }
-};
-struct GeometricOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::geometric_(v, 0.2, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_geometric<T>(0.2, "test");
-  }
-};
-struct BernoulliOp {
-  template <class V>
-  void operator()(const V& v, kdt::Generator& g) const {
-    kdt::bernoulli_(v, 0.3, g);
-  }
-  template <class T>
-  static auto dist() {
-    return Impl::make_bernoulli<T>(0.3, "test");
-  }
-};
+// The ops of check_every_op: `Op()(v, gen)` runs the public op, `Op::dist<T>()` makes its
+// distribution for T (KDT_TEST_OP: CALL and DIST). Structs, not generic lambdas: nvcc 13's
+// front end crashed on those lambdas inside check_every_op (a function template).
+#define KDT_TEST_OP(NAME, CALL, DIST)                      \
+  struct NAME {                                            \
+    template <class V>                                     \
+    void operator()(const V& v, kdt::Generator& g) const { \
+      CALL;                                                \
+    }                                                      \
+    template <class T>                                     \
+    static auto dist() {                                   \
+      return DIST;                                         \
+    }                                                      \
+  };
+KDT_TEST_OP(UniformOneTwo, kdt::uniform_(v, 1, 2, g), Impl::make_uniform<T>(1, 2, "test"))
+KDT_TEST_OP(UniformDefault, kdt::uniform_(v, g), Impl::make_uniform<T>(0, 1, "test"))
+KDT_TEST_OP(UniformWide, kdt::uniform_(v, -2, 3, g), Impl::make_uniform<T>(-2, 3, "test"))
+KDT_TEST_OP(NormalOp, kdt::normal_(v, 0.5, 2, g), Impl::make_normal<T>(0.5, 2, "test"))
+KDT_TEST_OP(DropoutOp, kdt::dropout_(v, 0.4, g), Impl::make_dropout<T>(0.4, "test"))
+KDT_TEST_OP(LogNormalOp, kdt::log_normal_(v, 0.2, 0.7, g),
+            Impl::make_log_normal<T>(0.2, 0.7, "test"))
+KDT_TEST_OP(ExponentialOp, kdt::exponential_(v, 1.5, g), Impl::make_exponential<T>(1.5, "test"))
+KDT_TEST_OP(TruncNormalOp, kdt::trunc_normal_(v, 0, 1, -1, 2, g),
+            Impl::make_trunc_normal<T>(0, 1, -1, 2, "test"))
+KDT_TEST_OP(GeometricOp, kdt::geometric_(v, 0.2, g), Impl::make_geometric<T>(0.2, "test"))
+KDT_TEST_OP(BernoulliOp, kdt::bernoulli_(v, 0.3, g), Impl::make_bernoulli<T>(0.3, "test"))
+#undef KDT_TEST_OP
 struct BernoulliProbabilitiesOp {
   template <class V>
   void operator()(const V& v, kdt::Generator& g) const {
