@@ -2,7 +2,8 @@
 #define KOKKOSDTENSOR_IMPL_FILLCOLUMNSHOST_HPP
 
 // The host-style columns kernels (the device style is in KokkosDTensor_FillColumns.hpp):
-// lanes, for rows that start on block boundaries, and tiles through a buffer for the rest.
+// lanes, for runs of 16 rows or more of 4- and 8-byte elements on CPUs with AVX2, and tiles
+// through a buffer for the rest.
 
 #include <algorithm>
 #include <cstdint>
@@ -52,23 +53,27 @@ __attribute__((target("avx2"))) inline void transpose_block(const double* const 
 }
 #endif
 
-// Lanes: 16 rows that are neighbours in memory and start on block boundaries draw block k of
-// each row in the 16 lanes of one Philox call (philox16_counters; 2 x 8 lanes with AVX2), so
-// that element e of the block, for the 16 rows, is one 64-byte store into column k E + e:
+// Lanes: 16 rows that are neighbours in memory draw chunk k of each row (its elements k E ..
+// k E + E - 1) in the 16 lanes of one Philox call (philox16_counters; 2 x 8 lanes with AVX2),
+// so that element e of the chunk, for the 16 rows, is one 64-byte store into column k E + e:
 // whole cache lines, written down the columns, and Philox at full width whatever the tile.
-// A work item takes band_groups groups of 16 rows by chunk_blocks blocks of each; rows of a
+// A row that starts on a block boundary takes chunk k from its block k; one that starts
+// `shift` elements into a block takes it from its blocks k and k + 1 (the lane's words
+// moved by a blend per word, block k + 1 kept for the next chunk: one Philox call a chunk).
+// A work item takes band_groups groups of 16 rows by chunk_blocks chunks of each; rows of a
 // run (the column dimension's extent) that do not fill a group go block by block.
 template <class T, class Dist>
 struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
   static constexpr int E = Dist::elements_per_block;
   static constexpr int L = 16;  // rows per group
-  int band_groups = 16;
-  int chunk_blocks = 4;
-  std::uint64_t run;        // rows that are neighbours in memory (the column dimension's extent)
-  std::uint64_t runs;       // rows / run
-  std::uint64_t bands;      // work items along a run
-  std::uint64_t lane_step;  // blocks from a row to the next one of its run
+  int band_groups = 8;
+  int chunk_blocks = 32;      // rows that start inside a block draw one block more per item
+  std::uint64_t run;          // rows that are neighbours in memory (the column dimension's extent)
+  std::uint64_t runs;         // rows / run
+  std::uint64_t bands;        // work items along a run
+  std::uint64_t lane_stride;  // stream elements from a row to the next one of its run
+  std::uint64_t chunks_per_row;  // chunks of E elements in a row (the last may be partial)
   // The transforms of whole blocks (fill_8_avx2: Dist's AVX2 or scalar transform).
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
 
@@ -91,7 +96,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t rest = item / bands;
     const std::uint64_t run_index = rest % runs;
     const std::uint64_t k0 = rest / runs * chunk_blocks;
-    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, this->blocks_per_row);
+    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row);
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
     std::uint64_t q = first;
@@ -100,17 +105,20 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       std::uint64_t row_start;
       this->locate_row(run_index * run + q, memory_offset, row_start);
       T* const rows = this->data + memory_offset;
-      const std::uint64_t block = this->first_block + row_start / E;
       if (blocks.use_avx512)
-        group_avx512(rows, block, k0, k1);
+        group_avx512(rows, row_start, k0, k1);
       else
-        group_avx2(rows, block, k0, k1);
+        group_avx2(rows, row_start, k0, k1);
     }
     for (; q < last; ++q) {
       std::int64_t memory_offset;
       std::uint64_t row_start;
       this->locate_row(run_index * run + q, memory_offset, row_start);
-      for (std::uint64_t k = k0; k < k1; ++k) {
+      // Blocks k0 .. k1 - 1 of the row, and the last item its blocks past the last chunk
+      // (one more where the row starts inside a block).
+      const std::uint64_t row_blocks = (row_start % E + this->row_length + E - 1) / E;
+      const std::uint64_t end = k1 == chunks_per_row ? row_blocks : k1;
+      for (std::uint64_t k = k0; k < end; ++k) {
         const std::uint64_t b = row_start / E + k;
         this->fill_strided_block(this->data + memory_offset, row_start, b,
                                  stream_block(this->key, this->first_block + b), this->dist);
@@ -122,6 +130,23 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   }
 
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  // The 64-bit counter of block k0 of each of the 16 rows from row_start (lane 0's row start,
+  // relative to first_block) as low and high words, and each row's start in its block in
+  // words. Whether any row starts inside a block.
+  bool lane_counters(std::uint64_t row_start, std::uint64_t k0, std::uint32_t* lane_lo,
+                     std::uint32_t* lane_hi, std::uint32_t* lane_shift) const {
+    bool shifted = false;
+    for (int l = 0; l < L; ++l) {
+      const std::uint64_t start = row_start + static_cast<std::uint64_t>(l) * lane_stride;
+      const std::uint64_t c = this->first_block + start / E + k0;
+      lane_lo[l] = static_cast<std::uint32_t>(c);
+      lane_hi[l] = static_cast<std::uint32_t>(c >> 32);
+      lane_shift[l] = static_cast<std::uint32_t>(start % E) * (4 / E);
+      shifted = shifted || lane_shift[l] != 0;
+    }
+    return shifted;
+  }
+
   // Element j of row l of the group: rows[l + j * step]. Before the transform, the input of
   // block k into values (stream order: values[l E + e] is element k E + e of row l).
   void load_input(const T* rows, std::uint64_t k, T* values) const {
@@ -133,28 +158,54 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     }
   }
 
-  // Group `rows` (16 rows, lane 0's block 0 is `block`), blocks [k0, k1) of each, in AVX-512.
+  // +1 on 64-bit counters held as low and high words: a carry where the low word wraps.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static void advance_avx512(__m512i& lo,
+                                                                                    __m512i& hi) {
+    const __m512i one = _mm512_set1_epi32(1);
+    lo = _mm512_add_epi32(lo, one);
+    hi = _mm512_mask_add_epi32(hi, _mm512_cmpeq_epi32_mask(lo, _mm512_setzero_si512()), hi, one);
+  }
+  __attribute__((target("avx2,fma"))) static void advance_avx2(__m256i& lo, __m256i& hi) {
+    lo = _mm256_add_epi32(lo, _mm256_set1_epi32(1));
+    hi = _mm256_sub_epi32(hi, _mm256_cmpeq_epi32(lo, _mm256_setzero_si256()));
+  }
+
+  // Group `rows` (16 rows, lane 0's starting at row_start), chunks [k0, k1) of each, in AVX-512.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(T* rows,
-                                                                           std::uint64_t block,
+                                                                           std::uint64_t row_start,
                                                                            std::uint64_t k0,
                                                                            std::uint64_t k1) const {
-    // 64-bit counters of lanes 0-7 and 8-15, then their low and high words as 16 lanes each.
-    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m512i step = _mm512_set1_epi64(static_cast<long long>(lane_step));
-    const __m512i start = _mm512_set1_epi64(static_cast<long long>(block + k0));
-    __m512i counter[2] = {
-        _mm512_add_epi64(start, _mm512_mullo_epi64(lane, step)),
-        _mm512_add_epi64(start,
-                         _mm512_mullo_epi64(_mm512_add_epi64(lane, _mm512_set1_epi64(8)), step))};
-    const __m512i even =
-        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    alignas(64) std::uint32_t lane_lo[L], lane_hi[L], lane_shift[L];
+    const bool shifted = lane_counters(row_start, k0, lane_lo, lane_hi, lane_shift);
+    __m512i lo[1] = {_mm512_load_si512(lane_lo)}, hi[1] = {_mm512_load_si512(lane_hi)};
+    const __m512i one = _mm512_set1_epi32(1);
+    // at[t - 1]: the lanes whose chunk starts at word t of their block.
+    const __m512i shift = _mm512_load_si512(lane_shift);
+    const __mmask16 at[3] = {_mm512_cmpeq_epi32_mask(shift, one),
+                             _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(2)),
+                             _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(3))};
+    host_avx2::Words16 current[1];  // block k of each lane, when shifted
+    if (shifted) {
+      host_avx2::philox16_counters<1>(this->key, lo, hi, current);
+      advance_avx512(lo[0], hi[0]);
+    }
     alignas(64) T values[L * E];
     for (std::uint64_t k = k0; k < k1; ++k) {
-      const __m512i lo[1] = {_mm512_permutex2var_epi32(counter[0], even, counter[1])};
-      const __m512i hi[1] = {_mm512_permutex2var_epi32(counter[0], odd, counter[1])};
       host_avx2::Words16 words[1];
-      host_avx2::philox16_counters<1>(this->key, lo, hi, words);
+      host_avx2::philox16_counters<1>(this->key, lo, hi, words);  // block k, or k + 1
+      advance_avx512(lo[0], hi[0]);
+      if (shifted) {
+        host_avx2::Words16 chunk;
+        for (int m = 0; m < 4; ++m) {
+          chunk.word[m] = current[0].word[m];
+          for (int t = 1; t < 4; ++t)
+            chunk.word[m] = _mm512_mask_blend_epi32(
+                at[t - 1], chunk.word[m],
+                m + t < 4 ? current[0].word[m + t] : words[0].word[m + t - 4]);
+        }
+        current[0] = words[0];
+        words[0] = chunk;
+      }
       if (Dist::reads_input) load_input(rows, k, values);
       if constexpr (HostAvx512Transform<Dist>::available) {
         HostAvx512Transform<Dist>::apply(this->dist, words[0], values);
@@ -168,7 +219,6 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         }
       }
       store_columns_avx512(rows, k, values);
-      for (int h = 0; h < 2; ++h) counter[h] = _mm512_add_epi64(counter[h], _mm512_set1_epi64(1));
     }
   }
 
@@ -202,32 +252,44 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   }
 
   // The same in AVX2: the group's rows 0-7 and 8-15 as two groups of 8 lanes.
-  __attribute__((target("avx2,fma"))) void group_avx2(T* rows, std::uint64_t block,
+  __attribute__((target("avx2,fma"))) void group_avx2(T* rows, std::uint64_t row_start,
                                                       std::uint64_t k0, std::uint64_t k1) const {
-    alignas(32) std::uint32_t lane_lo[L], lane_hi[L];
-    for (int l = 0; l < L; ++l) {
-      const std::uint64_t c = block + k0 + static_cast<std::uint64_t>(l) * lane_step;
-      lane_lo[l] = static_cast<std::uint32_t>(c);
-      lane_hi[l] = static_cast<std::uint32_t>(c >> 32);
-    }
-    __m256i lo[2], hi[2];
+    alignas(32) std::uint32_t lane_lo[L], lane_hi[L], lane_shift[L];
+    const bool shifted = lane_counters(row_start, k0, lane_lo, lane_hi, lane_shift);
+    __m256i lo[2], hi[2], at[2][3];
     for (int h = 0; h < 2; ++h) {
       lo[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_lo + 8 * h));
       hi[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_hi + 8 * h));
+      const __m256i shift = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_shift + 8 * h));
+      for (int t = 1; t < 4; ++t) at[h][t - 1] = _mm256_cmpeq_epi32(shift, _mm256_set1_epi32(t));
+    }
+    host_avx2::Words8 current[2];  // block k of each lane, when shifted
+    if (shifted) {
+      host_avx2::philox8_counters<2>(this->key, lo, hi, current);
+      for (int h = 0; h < 2; ++h) advance_avx2(lo[h], hi[h]);
     }
     alignas(32) T values[L * E];
     for (std::uint64_t k = k0; k < k1; ++k) {
       host_avx2::Words8 words[2];
-      host_avx2::philox8_counters<2>(this->key, lo, hi, words);
+      host_avx2::philox8_counters<2>(this->key, lo, hi, words);  // block k, or k + 1
+      for (int h = 0; h < 2; ++h) advance_avx2(lo[h], hi[h]);
+      if (shifted) {
+        for (int h = 0; h < 2; ++h) {
+          host_avx2::Words8 chunk;
+          for (int m = 0; m < 4; ++m) {
+            chunk.word[m] = current[h].word[m];
+            for (int t = 1; t < 4; ++t)
+              chunk.word[m] = _mm256_blendv_epi8(
+                  chunk.word[m], m + t < 4 ? current[h].word[m + t] : words[h].word[m + t - 4],
+                  at[h][t - 1]);
+          }
+          current[h] = words[h];
+          words[h] = chunk;
+        }
+      }
       if (Dist::reads_input) load_input(rows, k, values);
       for (int h = 0; h < 2; ++h) blocks.fill_8_avx2(values + 8 * h * E, words[h]);
       store_columns_avx2(rows, k, values);
-      for (int h = 0; h < 2; ++h) {
-        // +1 on the 64-bit counters: a carry into the high word where the low one wraps.
-        const __m256i next = _mm256_add_epi32(lo[h], _mm256_set1_epi32(1));
-        hi[h] = _mm256_sub_epi32(hi[h], _mm256_cmpeq_epi32(next, _mm256_setzero_si256()));
-        lo[h] = next;
-      }
     }
   }
 
@@ -279,7 +341,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
 // Tiles: tile_rows rows (128 bytes along the column dimension, 16 rows at least) by
 // column_chunk elements of each, through a buffer of about 17 KiB: the Views the lanes kernel
-// does not take (rows that start inside a block, 1-byte elements, CPUs without AVX2). Work items
+// does not take (runs under 16 rows, 1-byte elements, CPUs without AVX2). Work items
 // take the tiles of a chunk of columns in turn along the column dimension, so that a thread's next
 // item writes the next bytes of the same memory pages (docs/performance.md, "Layouts": this order
 // and the row groups innermost below took LayoutLeft uniform_ from 0.19 to 0.32-0.40 of

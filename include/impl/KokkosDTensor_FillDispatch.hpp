@@ -317,8 +317,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
   const std::uint64_t run = static_cast<std::uint64_t>(view.extent[column]);
   if constexpr (on_host && Path != FillPath::rows_device) {
     using Lanes = FillColumnsLanesFunctor<T, Dist>;
-    if (Path != FillPath::rows_host_portable && rows_aligned && run >= Lanes::L &&
-        Lanes::available()) {
+    if (Path != FillPath::rows_host_portable && run >= Lanes::L && Lanes::available()) {
       Lanes functor{};
       set_geometry(functor);
       // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
@@ -334,12 +333,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.run = run;
       functor.runs = rows / run;
       functor.bands = (run + Lanes::L * functor.band_groups - 1) / (Lanes::L * functor.band_groups);
-      functor.lane_step = global_stride[column] / E;
+      functor.lane_stride = global_stride[column];
+      functor.chunks_per_row = (row_length + E - 1) / E;
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
       const std::uint64_t chunks =
-          (functor.blocks_per_row + functor.chunk_blocks - 1) / functor.chunk_blocks;
+          (functor.chunks_per_row + functor.chunk_blocks - 1) / functor.chunk_blocks;
       Kokkos::parallel_for(
           "KokkosDTensor::fill_random",
           Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
