@@ -335,8 +335,8 @@ void check_layouts(const Op& op, const char* name) {
   check_layouts_at_rank<T, 2>({4097, 5}, op, name);
   check_layouts_at_rank<T, 2>({3, 4097}, op, name);
   check_layouts_at_rank<T, 2>({127, 1}, op, name);
-  // Rows a whole number of blocks long and a unit-stride extent of 16 or more: the host's
-  // lanes kernel for 4- and 8-byte types (the shapes above take its tiles).
+  // A unit-stride extent of 16 or more: the host's lanes kernel for 4- and 8-byte types,
+  // here with rows a whole number of blocks long (4097 x 5: rows that start inside a block).
   check_layouts_at_rank<T, 2>({4097, 8}, op, name);
   check_layouts_at_rank<T, 3>({37, 3, 12}, op, name);
   check_layouts_at_rank<T, 3>(first(3), op, name);

@@ -73,7 +73,6 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   std::uint64_t runs;         // rows / run
   std::uint64_t bands;        // work items along a run
   std::uint64_t lane_stride;  // stream elements from a row to the next one of its run
-  std::uint64_t chunks_per_row;  // chunks of E elements in a row (the last may be partial)
   // The transforms of whole blocks (fill_8_avx2: Dist's AVX2 or scalar transform).
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
 
@@ -89,6 +88,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 #endif
   }
 
+  // Chunks of E elements in a row (the last may be partial).
+  std::uint64_t chunks_per_row() const { return (this->row_length + E - 1) / E; }
+
   // Items: bands fastest, so that a thread's next item goes on down the same columns.
   void operator()(const std::uint64_t item) const {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
@@ -96,7 +98,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t rest = item / bands;
     const std::uint64_t run_index = rest % runs;
     const std::uint64_t k0 = rest / runs * chunk_blocks;
-    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row);
+    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row());
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
     std::uint64_t q = first;
@@ -117,7 +119,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       // Blocks k0 .. k1 - 1 of the row, and the last item its blocks past the last chunk
       // (one more where the row starts inside a block).
       const std::uint64_t row_blocks = (row_start % E + this->row_length + E - 1) / E;
-      const std::uint64_t end = k1 == chunks_per_row ? row_blocks : k1;
+      const std::uint64_t end = k1 == chunks_per_row() ? row_blocks : k1;
       for (std::uint64_t k = k0; k < end; ++k) {
         const std::uint64_t b = row_start / E + k;
         this->fill_strided_block(this->data + memory_offset, row_start, b,
@@ -170,6 +172,31 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     hi = _mm256_sub_epi32(hi, _mm256_cmpeq_epi32(lo, _mm256_setzero_si256()));
   }
 
+  // A lane's chunk from its blocks k (`block`) and k + 1 (`next`): word m is word m + t of
+  // the two, t the lane's start in its block (at[t - 1]: the lanes of t; t = 0 elsewhere).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static host_avx2::Words16 join_avx512(
+      const host_avx2::Words16& block, const host_avx2::Words16& next, const __mmask16 (&at)[3]) {
+    host_avx2::Words16 chunk;
+    for (int m = 0; m < 4; ++m) {
+      chunk.word[m] = block.word[m];
+      for (int t = 1; t < 4; ++t)
+        chunk.word[m] = _mm512_mask_blend_epi32(
+            at[t - 1], chunk.word[m], m + t < 4 ? block.word[m + t] : next.word[m + t - 4]);
+    }
+    return chunk;
+  }
+  __attribute__((target("avx2,fma"))) static host_avx2::Words8 join_avx2(
+      const host_avx2::Words8& block, const host_avx2::Words8& next, const __m256i (&at)[3]) {
+    host_avx2::Words8 chunk;
+    for (int m = 0; m < 4; ++m) {
+      chunk.word[m] = block.word[m];
+      for (int t = 1; t < 4; ++t)
+        chunk.word[m] = _mm256_blendv_epi8(
+            chunk.word[m], m + t < 4 ? block.word[m + t] : next.word[m + t - 4], at[t - 1]);
+    }
+    return chunk;
+  }
+
   // Group `rows` (16 rows, lane 0's starting at row_start), chunks [k0, k1) of each, in AVX-512.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(T* rows,
                                                                            std::uint64_t row_start,
@@ -195,14 +222,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       host_avx2::philox16_counters<1>(this->key, lo, hi, words);  // block k, or k + 1
       advance_avx512(lo[0], hi[0]);
       if (shifted) {
-        host_avx2::Words16 chunk;
-        for (int m = 0; m < 4; ++m) {
-          chunk.word[m] = current[0].word[m];
-          for (int t = 1; t < 4; ++t)
-            chunk.word[m] = _mm512_mask_blend_epi32(
-                at[t - 1], chunk.word[m],
-                m + t < 4 ? current[0].word[m + t] : words[0].word[m + t - 4]);
-        }
+        const host_avx2::Words16 chunk = join_avx512(current[0], words[0], at);
         current[0] = words[0];
         words[0] = chunk;
       }
@@ -273,19 +293,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       host_avx2::Words8 words[2];
       host_avx2::philox8_counters<2>(this->key, lo, hi, words);  // block k, or k + 1
       for (int h = 0; h < 2; ++h) advance_avx2(lo[h], hi[h]);
-      if (shifted) {
-        for (int h = 0; h < 2; ++h) {
-          host_avx2::Words8 chunk;
-          for (int m = 0; m < 4; ++m) {
-            chunk.word[m] = current[h].word[m];
-            for (int t = 1; t < 4; ++t)
-              chunk.word[m] = _mm256_blendv_epi8(
-                  chunk.word[m], m + t < 4 ? current[h].word[m + t] : words[h].word[m + t - 4],
-                  at[h][t - 1]);
-          }
-          current[h] = words[h];
-          words[h] = chunk;
-        }
+      for (int h = 0; shifted && h < 2; ++h) {
+        const host_avx2::Words8 chunk = join_avx2(current[h], words[h], at[h]);
+        current[h] = words[h];
+        words[h] = chunk;
       }
       if (Dist::reads_input) load_input(rows, k, values);
       for (int h = 0; h < 2; ++h) blocks.fill_8_avx2(values + 8 * h * E, words[h]);

@@ -334,12 +334,11 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.runs = rows / run;
       functor.bands = (run + Lanes::L * functor.band_groups - 1) / (Lanes::L * functor.band_groups);
       functor.lane_stride = global_stride[column];
-      functor.chunks_per_row = (row_length + E - 1) / E;
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
       const std::uint64_t chunks =
-          (functor.chunks_per_row + functor.chunk_blocks - 1) / functor.chunk_blocks;
+          (functor.chunks_per_row() + functor.chunk_blocks - 1) / functor.chunk_blocks;
       Kokkos::parallel_for(
           "KokkosDTensor::fill_random",
           Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
