@@ -193,6 +193,42 @@ void check_every_shape(Maker make, const char* name) {
     check_paths(sub2, make(), kdt::Impl::whole_view_box(sub2), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned 2d subview");
   }
+  // LayoutLeft with a column extent divisible by 4 and rows on block boundaries: the device
+  // columns kernel's vector rows (4 or 2 rows per item), with a partial last chunk of
+  // columns, across the 2^32-block boundary, and in rank 3.
+  {
+    Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 16, 36);
+    kdt::Impl::GlobalBox box;
+    box.rank = 2;
+    box.global_extent[0] = 24;
+    box.global_extent[1] = 44;
+    box.origin[0] = 4;
+    box.origin[1] = 8;
+    check_paths(v, make(), box, kdt::RNGState{11, 16}, std::string(name) + " vector rows");
+    check_paths(v, make(), box, kdt::RNGState{11, (1ull << 34) - 64},
+                std::string(name) + " vector rows across block 2^32");
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> w("w", 8, 3, 20);
+    check_paths(w, make(), kdt::Impl::whole_view_box(w), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows 3d");
+  }
+  // No unit stride, elements 40 apart (the device's elements kernel): a column of a
+  // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a
+  // sub-box whose rows start inside blocks.
+  {
+    Kokkos::View<T**, Kokkos::LayoutRight, TestSpace> matrix("matrix", 300, 40);
+    auto column = Kokkos::subview(matrix, Kokkos::make_pair(1, 300), 5);
+    check_paths(column, make(), kdt::Impl::whole_view_box(column),
+                kdt::RNGState{3, (1ull << 34) - 200}, std::string(name) + " column");
+    Kokkos::View<T***, Kokkos::LayoutRight, TestSpace> cube("cube", 20, 7, 40);
+    auto slab = Kokkos::subview(cube, Kokkos::make_pair(1, 20), Kokkos::ALL, 3);
+    kdt::Impl::GlobalBox box;
+    box.rank = 2;
+    box.global_extent[0] = 25;
+    box.global_extent[1] = 9;
+    box.origin[0] = 2;
+    box.origin[1] = 1;
+    check_paths(slab, make(), box, kdt::RNGState{3, 12}, std::string(name) + " slab");
+  }
 }
 
 // The other distributions on the shapes that reach every branch of their transforms in each

@@ -237,6 +237,35 @@ TEST(ReducedPrecisionRounding, EveryPatternConvertsToFloatExactly) {
   }
 }
 
+// Every 16-bit pattern converted to float on TestSpace (by the conversion instructions on
+// NVIDIA devices) gives the host's bits: the words of float element i and 65536 + i.
+struct ConvertEveryPattern {
+  Kokkos::View<std::uint32_t*, TestSpace> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const std::uint16_t b16 = static_cast<std::uint16_t>(i);
+    out(i) = Impl::float_to_bits(Impl::f16_bits_to_float(b16));
+    out(0x10000 + i) = Impl::float_to_bits(Impl::bf16_bits_to_float(b16));
+  }
+};
+
+TEST(ReducedPrecisionRounding, EveryPatternConvertsOnTheTestSpaceAsOnTheHost) {
+  ConvertEveryPattern convert{Kokkos::View<std::uint32_t*, TestSpace>("out", 0x20000)};
+  Kokkos::parallel_for(Kokkos::RangePolicy<TestSpace>(0, 0x10000), convert);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), convert.out);
+  int mismatches = 0;
+  for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+    const std::uint16_t b16 = static_cast<std::uint16_t>(bits);
+    const std::uint32_t f16 = bits_of_float(Impl::f16_bits_to_float(b16));
+    const std::uint32_t bf16 = bits_of_float(Impl::bf16_bits_to_float(b16));
+    if (got(bits) != f16 || got(0x10000 + bits) != bf16) {
+      if (++mismatches <= 8)
+        ADD_FAILURE() << std::hex << "pattern " << bits << ": f16 " << got(bits) << " (host " << f16
+                      << "), bf16 " << got(0x10000 + bits) << " (host " << bf16 << ")";
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
 // ---- the ops on 16-bit Views against the rounded float fill ------------------------------
 
 // The bits of a value (of float: its 32 bits; of a 16-bit type: its 16).

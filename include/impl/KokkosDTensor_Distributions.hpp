@@ -69,7 +69,19 @@ struct ElementwiseDistribution {
 // one per element, each element the float result on its word rounded once to nearest-even
 // (KokkosDTensor_ReducedPrecision.hpp); ops that read the input (dropout_) get it converted
 // to float exactly. uniform_'s bound rule (pytorch/pytorch issue 96947): a rounded value
-// with bits upper_bits becomes lower_bits (equal bits, the default, change nothing).
+// with bits upper_bits becomes lower_bits (equal bits, the default, change nothing). Only
+// uniform_ draws apply it: the other ops skip the compare and select.
+template <class T>
+struct Uniform;
+template <class T>
+struct StandardUniform;
+template <class FloatDist>
+struct takes_bound_rule : std::false_type {};
+template <>
+struct takes_bound_rule<Uniform<float>> : std::true_type {};
+template <>
+struct takes_bound_rule<StandardUniform<float>> : std::true_type {};
+
 template <class T, class FloatDist>
 struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, FloatDist>, T, float> {
   static_assert(is_reduced_float<T>(), "RoundedDistribution needs a 16-bit floating type");
@@ -82,7 +94,9 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
     const float input = reads_input ? reduced_to_float(current) : 0.0f;
     // Only an op that reads its input (dropout_ of a NaN) can give NaN.
     const std::uint16_t bits = round_to_reduced_bits<T, reads_input>(dist.element(w0, w1, input));
-    return reduced_from_bits<T>(bits == upper_bits ? lower_bits : bits);
+    if constexpr (takes_bound_rule<FloatDist>::value)
+      return reduced_from_bits<T>(bits == upper_bits ? lower_bits : bits);
+    return reduced_from_bits<T>(bits);
   }
 };
 

@@ -59,6 +59,13 @@ struct FillColumnsGeometry : FillRowsGeometry<T, Dist, false, Index> {
 // Blocks per device work item: K independent Philox chains per thread.
 constexpr int column_blocks_per_item = 4;
 
+// Rows per device work item for the vector stores: 16 bytes of float, double or 64-bit
+// elements, 8 of 16-bit ones; 1 (no vectors) for 1-byte elements.
+template <class T>
+constexpr int column_vector_rows() {
+  return sizeof(T) == 1 ? 1 : (sizeof(T) >= 8 ? 2 : 4);
+}
+
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define KOKKOSDTENSOR_IMPL_UNROLL _Pragma("unroll")
 #else
@@ -69,20 +76,30 @@ constexpr int column_blocks_per_item = 4;
 // of a warp stores the same column of 32 neighbouring rows at once. When rows start on a block
 // boundary (rows_aligned) those columns are K whole blocks; otherwise they straddle K + 1
 // blocks, shifted by the row's start modulo E.
-template <class T, class Dist, class Index>
+//
+// R > 1 rows per item: item t takes the same columns of the R rows R (t % (rows / R)) + i,
+// neighbours in memory, and stores each column's R elements as one vector (16 bytes for
+// float); K = 8 / R keeps 8 Philox chains per thread. For rows that start on a block boundary,
+// a column extent divisible by R and rows aligned to R elements (the dispatch checks).
+template <class T, class Dist, class Index, int R = 1>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
-  static constexpr int K = column_blocks_per_item;
+  static constexpr int K = R == 1 ? column_blocks_per_item : 8 / R;
   static constexpr int E = Dist::elements_per_block;
   static constexpr int C = K * E;  // columns per work item
-  divider_t<Index> per_rows;       // divides by rows
+  divider_t<Index> per_rows;       // divides by rows / R
   bool rows_aligned = true;
+  std::uint64_t column_stride = 0;  // L distance of neighbouring rows (R > 1)
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const { run(item, this->dist); }
 
   // Work item `item` with `with`: dist or an equivalent object (OnSharedNormalTable).
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run(const Index item, const With& with) const {
+    if constexpr (R > 1) {
+      run_rows(item, with);
+      return;
+    }
     const Index group = per_rows.divide(item);
     const Index row_index = item - group * this->rows;
     std::int64_t memory_offset;
@@ -106,6 +123,56 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     for (int j = 0; j <= K; ++j) words[j] = stream_block(this->key, this->first_block + base + j);
     shifted(row + first_column * this->element_step, first_column, static_cast<int>(first_l % E),
             words, with);
+  }
+
+  // R > 1: R rows' K whole blocks each, block by block: the R rows' block j, then its E
+  // columns stored as R-element vectors (only one block per row is live at a time).
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
+    const Index group = per_rows.divide(item);
+    const Index row_index = (item - group * per_rows.divisor) * R;
+    std::int64_t memory_offset;
+    std::uint64_t row_start;
+    this->locate_row(row_index, memory_offset, row_start);
+    const std::int64_t first_column = static_cast<std::int64_t>(group) * C;
+    const std::int64_t step = this->element_step;
+    T* const out = this->data + memory_offset + first_column * step;
+    const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
+    const bool whole = count >= C;
+    std::uint64_t counter[R];
+    KOKKOSDTENSOR_IMPL_UNROLL
+    for (int i = 0; i < R; ++i)
+      counter[i] = this->first_block +
+                   (row_start + i * column_stride + static_cast<std::uint64_t>(first_column)) / E;
+    KOKKOSDTENSOR_IMPL_UNROLL
+    for (int j = 0; j < K; ++j) {
+      PhiloxBlock words[R];
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int i = 0; i < R; ++i) words[i] = stream_block(this->key, counter[i] + j);
+      T columns[E][R];
+      if (Dist::reads_input) {
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int e = 0; e < E; ++e)
+          if (whole || j * E + e < count)
+            load_block<T, R>(out + (j * E + e) * step, columns[e], true);
+      }
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int i = 0; i < R; ++i) {
+        T block[E] = {};
+        if (Dist::reads_input) {
+          KOKKOSDTENSOR_IMPL_UNROLL
+          for (int e = 0; e < E; ++e)
+            if (whole || j * E + e < count) block[e] = columns[e][i];
+        }
+        with(words[i], block);
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int e = 0; e < E; ++e) columns[e][i] = block[e];
+      }
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int e = 0; e < E; ++e)
+        if (whole || j * E + e < count)
+          store_block<T, R>(out + (j * E + e) * step, columns[e], true);
+    }
   }
 
   // Columns [first_column, first_column + C) from K + 1 blocks whose element `shift` is the

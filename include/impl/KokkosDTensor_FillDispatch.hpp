@@ -17,6 +17,7 @@
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_Error.hpp>
 #include <impl/KokkosDTensor_FillColumnsHost.hpp>
+#include <impl/KokkosDTensor_FillElements.hpp>
 #include <impl/KokkosDTensor_FillGeneric.hpp>
 #include <impl/KokkosDTensor_FillRowsDevice.hpp>
 #include <impl/KokkosDTensor_FillRowsHost.hpp>
@@ -377,15 +378,24 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
                          functor);
   } else {
-    constexpr int C = column_blocks_per_item * E;
-    const std::uint64_t items = rows * ((row_length + C - 1) / C);
-    const auto go = [&](auto index_tag) {
+    // R neighbouring rows per item, stored as vectors, when every group of R rows lies in one
+    // run of the column dimension and is aligned to R elements.
+    constexpr int R = column_vector_rows<T>();
+    bool vector_rows = R > 1 && rows_aligned && run % R == 0 &&
+                       reinterpret_cast<std::uintptr_t>(view.data) % (R * sizeof(T)) == 0;
+    for (int d = 0; d <= last; ++d)
+      if (d != column && view.extent[d] > 1 && view.stride[d] % R != 0) vector_rows = false;
+    const auto go = [&](auto index_tag, auto rows_tag) {
       using Index = typename decltype(index_tag)::type;
-      using Functor = FillColumnsFunctor<T, Dist, Index>;
+      constexpr int rows_per_item = decltype(rows_tag)::value;
+      using Functor = FillColumnsFunctor<T, Dist, Index, rows_per_item>;
+      constexpr int C = Functor::C;
+      const std::uint64_t items = rows / rows_per_item * ((row_length + C - 1) / C);
       Functor functor{};
       set_geometry(functor);
-      functor.per_rows = divider_t<Index>(static_cast<Index>(rows));
+      functor.per_rows = divider_t<Index>(static_cast<Index>(rows / rows_per_item));
       functor.rows_aligned = rows_aligned;
+      functor.column_stride = global_stride[column];
       // The normals' table in team scratch, as in the rows path.
       if constexpr (uses_shared_normal_table<Dist>::value) {
         launch_rows_shared_table(space, functor, static_cast<Index>(items));
@@ -403,11 +413,72 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     struct idx64 {
       using type = std::uint64_t;
     };
-    if (items < (std::uint64_t(1) << 31) && view.size() < (std::uint64_t(1) << 31))
-      go(idx32{});
-    else
-      go(idx64{});
+    using one_row = std::integral_constant<int, 1>;
+    using vector = std::integral_constant<int, R>;
+    // (Work items never outnumber elements.)
+    if (view.size() < (std::uint64_t(1) << 31)) {
+      if (vector_rows)
+        go(idx32{}, vector{});
+      else
+        go(idx32{}, one_row{});
+    } else {
+      if (vector_rows)
+        go(idx64{}, vector{});
+      else
+        go(idx64{}, one_row{});
+    }
   }
+  return true;
+}
+
+// The elements path (device spaces, and the tests' rows_device path on hosts) for a View
+// that the rows and columns paths do not take whose neighbouring elements are a 32-byte
+// sector or more apart (KokkosDTensor_FillElements.hpp). Returns false, launching nothing,
+// if it does not apply.
+template <FillPath Path, class ExecSpace, class T, class Dist>
+bool fill_elements(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
+                   const RNGState& state, const GlobalBox& box,
+                   const std::uint64_t* global_stride) {
+  const int last = view.rank - 1;
+  if (static_cast<std::uint64_t>(view.stride[last]) * sizeof(T) < 32) return false;
+  int dims[max_row_rank] = {};
+  int row_rank = 0;
+  for (int d = 0; d < last; ++d)
+    if (view.extent[d] > 1) dims[row_rank++] = d;
+  std::uint64_t origin_linear = 0;
+  for (int d = 0; d <= last; ++d)
+    origin_linear += static_cast<std::uint64_t>(box.origin[d]) * global_stride[d];
+  const std::uint64_t row_length = static_cast<std::uint64_t>(view.extent[last]);
+  const std::uint64_t size = view.size();
+  const auto go = [&](auto index_tag) {
+    using Index = typename decltype(index_tag)::type;
+    using Functor = FillElementsFunctor<T, Dist, Index>;
+    Functor functor{};
+    set_row_geometry(functor, view, dist, state, row_rank, dims, origin_linear, global_stride,
+                     row_length, row_length);
+    functor.per_row = divider_t<Index>(static_cast<Index>(row_length));
+    functor.element_step = view.stride[last];
+    functor.rows = static_cast<Index>(size / row_length);
+    if constexpr (uses_shared_normal_table<Dist>::value) {
+      launch_rows_shared_table(space, functor, static_cast<Index>(size));
+    } else {
+      using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
+      Kokkos::parallel_for("KokkosDTensor::fill_random",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+                               space, 0, static_cast<PolicyIndex>(size)),
+                           functor);
+    }
+  };
+  struct idx32 {
+    using type = std::uint32_t;
+  };
+  struct idx64 {
+    using type = std::uint64_t;
+  };
+  if (size < (std::uint64_t(1) << 31))
+    go(idx32{});
+  else
+    go(idx64{});
   return true;
 }
 
@@ -477,6 +548,9 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
     if (fill_rows<Path>(space, view, dist, state, box, global_stride) ||
         fill_columns<Path>(space, view, dist, state, box, global_stride))
       return;
+  }
+  if constexpr (!runs_on_host<ExecSpace>() || Path == FillPath::rows_device) {
+    if (fill_elements<Path>(space, view, dist, state, box, global_stride)) return;
   }
 
   FillGenericFunctor<T, Dist> functor;

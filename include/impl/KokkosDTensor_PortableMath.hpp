@@ -485,9 +485,11 @@ KOKKOS_INLINE_FUNCTION double portable_erf(double x) {
 // erfinv(x) for x in (-1, 1) (the scheme of M. Giles, "Approximating the erfinv function",
 // with our own fits): w = -log(1 - x^2) with 1 - x^2 one fused (correctly rounded) step;
 // erfinv(x) = x P(w) where P is a fit in w - c for small w and in sqrt(w) - c in the tails.
-// erfinv(+-1) = +-inf, |x| > 1 or NaN -> NaN.
+// erfinv(+-1) = +-inf, |x| > 1 or NaN -> NaN. For |x| < 1, 1 - x^2 >= 2^-24 is normal and
+// finite, so the log's special cases are skipped (log_normal_positive, the same bits); for
+// other x, P is unused.
 KOKKOS_INLINE_FUNCTION float portable_erfinv(float x) {
-  const float w = -portable_log(portable_fma(-x, x, 1.0f));
+  const float w = -log_normal_positive(portable_fma(-x, x, 1.0f));
   float p;
   if (w < 5.0f) {
     const float t = portable_sub(w, 2.5f);
@@ -506,7 +508,7 @@ KOKKOS_INLINE_FUNCTION float portable_erfinv(float x) {
   return float_nan();
 }
 KOKKOS_INLINE_FUNCTION double portable_erfinv(double x) {
-  const double w = -portable_log(portable_fma(-x, x, 1.0));
+  const double w = -log_normal_positive(portable_fma(-x, x, 1.0));
   double p;
   if (w < 6.25) {
     const double t = portable_sub(w, 3.125);

@@ -81,6 +81,13 @@ KOKKOS_INLINE_FUNCTION std::uint16_t float_to_bf16_bits(float x) {
 // binary16 to float, exactly (a NaN becomes the quiet NaN of the same sign and payload).
 KOKKOS_INLINE_FUNCTION float f16_bits_to_float(std::uint16_t h) {
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+#if defined(__CUDA_ARCH__)
+  // The conversion instruction (exact for every half but NaN); a NaN as below, by a select.
+  const float converted = __half2float(__ushort_as_half(h));
+  return (h & 0x7FFFu) > 0x7C00u
+             ? bits_to_float(sign | 0x7FC00000u | (static_cast<std::uint32_t>(h & 0x3FFu) << 13))
+             : converted;
+#else
   const std::uint32_t exponent = (h >> 10) & 0x1Fu;
   const std::uint32_t mantissa = h & 0x3FFu;
   if (exponent == 0x1Fu)
@@ -91,6 +98,7 @@ KOKKOS_INLINE_FUNCTION float f16_bits_to_float(std::uint16_t h) {
     return bits_to_float(sign | float_to_bits(magnitude));
   }
   return bits_to_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+#endif
 }
 
 // bfloat16 to float, exactly (a NaN becomes the quiet NaN of the same sign and payload).
