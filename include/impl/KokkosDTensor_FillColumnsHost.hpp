@@ -61,14 +61,16 @@ __attribute__((target("avx2"))) inline void transpose_block(const double* const 
 // `shift` elements into a block takes it from its blocks k and k + 1 (the lane's words
 // moved by a blend per word, block k + 1 kept for the next chunk: one Philox call a chunk).
 // A work item takes band_groups groups of 16 rows by chunk_blocks chunks of each; rows of a
-// run (the column dimension's extent) that do not fill a group go block by block.
+// run (the column dimension's extent) that do not fill a group go block by block. Few chunks
+// per item: each chunk is E columns that a thread writes at once, and on 16 cores 32 chunks
+// (128 write streams a thread) ran at half the speed of 8 (docs/performance.md, "Layouts").
 template <class T, class Dist>
 struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
   static constexpr int E = Dist::elements_per_block;
   static constexpr int L = 16;  // rows per group
   int band_groups = 8;
-  int chunk_blocks = 32;      // rows that start inside a block draw one block more per item
+  int chunk_blocks = 8;       // rows that start inside a block draw one block more per item
   std::uint64_t run;          // rows that are neighbours in memory (the column dimension's extent)
   std::uint64_t runs;         // rows / run
   std::uint64_t bands;        // work items along a run
