@@ -416,6 +416,12 @@ TEST(FillPaths, EveryLayoutGivesTheBytesOfLayoutRight) {
         kdt::dropout_(ExecSpace(), v, 0.3, gen);
       },
       "dropout f32");
+  check_layouts<double>(
+      [&](const auto& v, std::uint64_t offset) {
+        auto gen = with_offset(offset);
+        kdt::dropout_(ExecSpace(), v, 0.3, gen);
+      },
+      "dropout f64");
   check_layouts<std::int8_t>(
       [&](const auto& v, std::uint64_t offset) {
         auto gen = with_offset(offset);

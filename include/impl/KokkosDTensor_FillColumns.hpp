@@ -79,8 +79,9 @@ constexpr int column_vector_rows() {
 //
 // R > 1 rows per item: item t takes the same columns of the R rows R (t % (rows / R)) + i,
 // neighbours in memory, and stores each column's R elements as one vector (16 bytes for
-// float); K = 8 / R keeps 8 Philox chains per thread. For rows that start on a block boundary,
-// a column extent divisible by R and rows aligned to R elements (the dispatch checks).
+// float); K = 8 / R blocks of each row, 8 blocks per thread. For rows that start on a block
+// boundary, a column extent divisible by R and rows aligned to R elements (the dispatch
+// checks).
 template <class T, class Dist, class Index, int R = 1>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;

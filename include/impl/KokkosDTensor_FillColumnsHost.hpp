@@ -228,7 +228,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         current[0] = words[0];
         words[0] = chunk;
       }
-      if (Dist::reads_input) load_input(rows, k, values);
+      if (Dist::reads_input) load_columns_avx512(rows, k, values);
       if constexpr (HostAvx512Transform<Dist>::available) {
         HostAvx512Transform<Dist>::apply(this->dist, words[0], values);
       } else {
@@ -241,6 +241,45 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         }
       }
       store_columns_avx512(rows, k, values);
+    }
+  }
+
+  // load_input in AVX-512: column e of the 16 rows is one 64-byte load (two for 8-byte T),
+  // moved into stream order by two-source permutes (the inverse of store_columns_avx512);
+  // columns past the row's end give T().
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void load_columns_avx512(const T* rows,
+                                                                                  std::uint64_t k,
+                                                                                  T* values) const {
+    const std::int64_t step = this->element_step;
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    __m512i c[E][2];  // column e, rows 0-15 (4-byte T) or rows 0-7 and 8-15 (8-byte T)
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      const char* const in = reinterpret_cast<const char*>(rows + j * step);
+      const bool inside = j < length;
+      c[e][0] = inside ? _mm512_loadu_si512(in) : _mm512_setzero_si512();
+      c[e][1] = inside && sizeof(T) == 8 ? _mm512_loadu_si512(in + 64) : _mm512_setzero_si512();
+    }
+    char* const out = reinterpret_cast<char*>(values);
+    for (int q = 0; q < 4; ++q) {  // values[16 q / (sizeof(T) / 4) ..]: rows 4 q .. 4 q + 3
+      if constexpr (sizeof(T) == 4) {
+        // Lane i: row 4 q + i / 4, element i % 4 (columns 0, 1 from c[0], c[1]; 2, 3 from
+        // c[2], c[3]).
+        const __m512i row =
+            _mm512_add_epi32(_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                             _mm512_set1_epi32(4 * q));
+        const __m512i index = _mm512_add_epi32(
+            row, _mm512_setr_epi32(0, 16, 0, 16, 0, 16, 0, 16, 0, 16, 0, 16, 0, 16, 0, 16));
+        const __m512i low = _mm512_permutex2var_epi32(c[0][0], index, c[1][0]);
+        const __m512i high = _mm512_permutex2var_epi32(c[2][0], index, c[3][0]);
+        _mm512_store_si512(out + 64 * q, _mm512_mask_blend_epi32(0xCCCC, low, high));
+      } else {
+        // Lane i: row 4 q + i / 2, element i % 2.
+        const int half = q / 2;
+        const __m512i index = _mm512_add_epi64(_mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11),
+                                               _mm512_set1_epi64(4 * (q % 2)));
+        _mm512_store_si512(out + 64 * q, _mm512_permutex2var_epi64(c[0][half], index, c[1][half]));
+      }
     }
   }
 
