@@ -151,17 +151,6 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     return shifted;
   }
 
-  // Element j of row l of the group: rows[l + j * step]. Before the transform, the input of
-  // block k into values (stream order: values[l E + e] is element k E + e of row l).
-  void load_input(const T* rows, std::uint64_t k, T* values) const {
-    const std::int64_t step = this->element_step;
-    for (int e = 0; e < E; ++e) {
-      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
-      const bool inside = j < static_cast<std::int64_t>(this->row_length);
-      for (int l = 0; l < L; ++l) values[l * E + e] = inside ? rows[l + j * step] : T();
-    }
-  }
-
   // +1 on 64-bit counters held as low and high words: a carry where the low word wraps.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static void advance_avx512(__m512i& lo,
                                                                                     __m512i& hi) {
@@ -244,9 +233,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     }
   }
 
-  // load_input in AVX-512: column e of the 16 rows is one 64-byte load (two for 8-byte T),
-  // moved into stream order by two-source permutes (the inverse of store_columns_avx512);
-  // columns past the row's end give T().
+  // Before the transform, the input of chunk k into values, in stream order (values[l E + e]
+  // is element k E + e of row l, row l of the group at rows + l): column e of the 16 rows is
+  // one 64-byte load (two for 8-byte T), moved into stream order by two-source permutes (the
+  // inverse of store_columns_avx512); columns past the row's end give T().
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void load_columns_avx512(const T* rows,
                                                                                   std::uint64_t k,
                                                                                   T* values) const {
@@ -339,9 +329,53 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         current[h] = words[h];
         words[h] = chunk;
       }
-      if (Dist::reads_input) load_input(rows, k, values);
+      if (Dist::reads_input) load_columns_avx2(rows, k, values);
       for (int h = 0; h < 2; ++h) blocks.fill_8_avx2(values + 8 * h * E, words[h]);
       store_columns_avx2(rows, k, values);
+    }
+  }
+
+  // The same in AVX2: the columns' 32-byte loads into stream order (8 rows per half), the
+  // inverse of store_columns_avx2.
+  __attribute__((target("avx2,fma"))) void load_columns_avx2(const T* rows, std::uint64_t k,
+                                                             T* values) const {
+    const std::int64_t step = this->element_step;
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    constexpr int parts = sizeof(T) == 4 ? 2 : 4;
+    __m256i column[E][parts];  // element e of rows 8p .. 8p + 7 (4-byte) or 4p .. 4p + 3
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      const __m256i* const in = reinterpret_cast<const __m256i*>(rows + j * step);
+      for (int p = 0; p < parts; ++p)
+        column[e][p] = j < length ? _mm256_loadu_si256(in + p) : _mm256_setzero_si256();
+    }
+    for (int h = 0; h < 2; ++h) {
+      __m256i* const out = reinterpret_cast<__m256i*>(values + 8 * h * E);
+      if constexpr (sizeof(T) == 4) {
+        // u[r] 128-bit lane i: row r + 4 i of the half, its 4 elements; out[q]: rows 2q, 2q + 1.
+        const __m256i c0 = column[0][h], c1 = column[1 % E][h];
+        const __m256i c2 = column[2 % E][h], c3 = column[3 % E][h];
+        const __m256i t0 = _mm256_unpacklo_epi32(c0, c1), t1 = _mm256_unpackhi_epi32(c0, c1);
+        const __m256i t2 = _mm256_unpacklo_epi32(c2, c3), t3 = _mm256_unpackhi_epi32(c2, c3);
+        const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+        const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+        _mm256_store_si256(out, _mm256_permute2x128_si256(u0, u1, 0x20));
+        _mm256_store_si256(out + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
+        _mm256_store_si256(out + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
+        _mm256_store_si256(out + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+      } else {
+        // Per 4 rows: unpacks give rows (0, 2) and (1, 3) as element pairs; out[q]: rows
+        // 2q, 2q + 1.
+        for (int p = 0; p < 2; ++p) {
+          const __m256d e0 = _mm256_castsi256_pd(column[0][2 * h + p]);
+          const __m256d e1 = _mm256_castsi256_pd(column[1 % E][2 * h + p]);
+          const __m256d lo = _mm256_unpacklo_pd(e0, e1), hi = _mm256_unpackhi_pd(e0, e1);
+          _mm256_store_si256(out + 2 * p,
+                             _mm256_castpd_si256(_mm256_permute2f128_pd(lo, hi, 0x20)));
+          _mm256_store_si256(out + 2 * p + 1,
+                             _mm256_castpd_si256(_mm256_permute2f128_pd(lo, hi, 0x31)));
+        }
+      }
     }
   }
 
