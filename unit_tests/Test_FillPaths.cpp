@@ -77,9 +77,14 @@ void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox&
   std::vector<unsigned char> reference;
   const auto check = [&](auto path_tag) {
     constexpr FillPath path = decltype(path_tag)::value;
-    // Inputs for dropout: a fixed pattern.
+    // Inputs for dropout: the same values in every path, different at every index (so that
+    // an input read from the wrong element shows).
     using T = typename View::non_const_value_type;
-    Kokkos::deep_copy(view, T(3));
+    if constexpr (std::is_floating_point<T>::value)
+      kdt::Impl::fill_random_with<FillPath::generic>(
+          ExecSpace(), view, kdt::Impl::make_uniform<T>(1, 2, "t"), kdt::RNGState{2024, 0}, box);
+    else
+      Kokkos::deep_copy(view, T(3));
     kdt::Impl::fill_random_with<path>(ExecSpace(), view, dist, state, box);
     Kokkos::fence();
     auto got = bytes_of(view);
@@ -345,12 +350,20 @@ void check_layouts_at_rank(const std::vector<std::int64_t>& extents, const Op& o
   const Kokkos::View<Data, Kokkos::LayoutStride, TestSpace> strided =
       inner_subview(base, std::make_index_sequence<R>{});
   for (std::uint64_t offset : {std::uint64_t(0), (std::uint64_t(1) << 34) - 20}) {
-    // dropout_ reads its input: the same values in every layout.
-    // (The strided View is set through its contiguous base: Kokkos 3.4's deep_copy of a
-    // scalar into a rank-7 LayoutStride View crashes.)
+    // dropout_ reads its input: the same values in every layout, different at every index.
+    // (The strided View's border is set through its contiguous base: Kokkos 3.4's deep_copy
+    // of a scalar into a rank-7 LayoutStride View crashes.)
     Kokkos::deep_copy(right, T(3));
     Kokkos::deep_copy(left, T(3));
     Kokkos::deep_copy(base, T(3));
+    if constexpr (std::is_floating_point<T>::value) {
+      for (const auto input : {0, 1, 2}) {
+        kdt::Generator gen(2024);
+        if (input == 0) kdt::uniform_(right, 1.0, 2.0, gen);
+        if (input == 1) kdt::uniform_(left, 1.0, 2.0, gen);
+        if (input == 2) kdt::uniform_(strided, 1.0, 2.0, gen);
+      }
+    }
     op(right, offset);
     op(left, offset);
     op(strided, offset);
