@@ -84,6 +84,30 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
+// Index-type tags for the kernels' 32- and 64-bit instantiations.
+struct index32 {
+  using type = std::uint32_t;
+};
+struct index64 {
+  using type = std::uint64_t;
+};
+
+// Launches a device-style columns or elements functor over `items` work items: the team
+// kernel with the normals' table in team scratch where the distribution uses it (as in the
+// rows path), a RangePolicy otherwise.
+template <class Dist, class ExecSpace, class Functor, class Index>
+void launch_device_items(const ExecSpace& space, const Functor& functor, Index items) {
+  if constexpr (uses_shared_normal_table<Dist>::value) {
+    launch_rows_shared_table(space, functor, items);
+  } else {
+    using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
+    Kokkos::parallel_for("KokkosDTensor::fill_random",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
+                             space, 0, static_cast<PolicyIndex>(items)),
+                         functor);
+  }
+}
+
 // The geometry every rows and columns functor shares (FillRowsGeometry); row dimension i is
 // the View's dimension dims[i].
 template <class Functor, class T, class Dist>
@@ -259,22 +283,16 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
         device_style(std::false_type{});
     }
   };
-  struct idx32 {
-    using type = std::uint32_t;
-  };
-  struct idx64 {
-    using type = std::uint64_t;
-  };
   if (one_row) {
     if (small)
-      go(std::true_type{}, idx32{});
+      go(std::true_type{}, index32{});
     else
-      go(std::true_type{}, idx64{});
+      go(std::true_type{}, index64{});
   } else {
     if (small)
-      go(std::false_type{}, idx32{});
+      go(std::false_type{}, index32{});
     else
-      go(std::false_type{}, idx64{});
+      go(std::false_type{}, index64{});
   }
   return true;
 }
@@ -396,36 +414,21 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.per_rows = divider_t<Index>(static_cast<Index>(rows / rows_per_item));
       functor.rows_aligned = rows_aligned;
       functor.column_stride = global_stride[column];
-      // The normals' table in team scratch, as in the rows path.
-      if constexpr (uses_shared_normal_table<Dist>::value) {
-        launch_rows_shared_table(space, functor, static_cast<Index>(items));
-      } else {
-        using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
-        Kokkos::parallel_for("KokkosDTensor::fill_random",
-                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
-                                 space, 0, static_cast<PolicyIndex>(items)),
-                             functor);
-      }
-    };
-    struct idx32 {
-      using type = std::uint32_t;
-    };
-    struct idx64 {
-      using type = std::uint64_t;
+      launch_device_items<Dist>(space, functor, static_cast<Index>(items));
     };
     using one_row = std::integral_constant<int, 1>;
     using vector = std::integral_constant<int, R>;
     // (Work items never outnumber elements.)
     if (view.size() < (std::uint64_t(1) << 31)) {
       if (vector_rows)
-        go(idx32{}, vector{});
+        go(index32{}, vector{});
       else
-        go(idx32{}, one_row{});
+        go(index32{}, one_row{});
     } else {
       if (vector_rows)
-        go(idx64{}, vector{});
+        go(index64{}, vector{});
       else
-        go(idx64{}, one_row{});
+        go(index64{}, one_row{});
     }
   }
   return true;
@@ -459,26 +462,12 @@ bool fill_elements(const ExecSpace& space, const StridedData<T>& view, const Dis
     functor.per_row = divider_t<Index>(static_cast<Index>(row_length));
     functor.element_step = view.stride[last];
     functor.rows = static_cast<Index>(size / row_length);
-    if constexpr (uses_shared_normal_table<Dist>::value) {
-      launch_rows_shared_table(space, functor, static_cast<Index>(size));
-    } else {
-      using PolicyIndex = typename std::conditional<sizeof(Index) == 4, int, std::int64_t>::type;
-      Kokkos::parallel_for("KokkosDTensor::fill_random",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<PolicyIndex>>(
-                               space, 0, static_cast<PolicyIndex>(size)),
-                           functor);
-    }
-  };
-  struct idx32 {
-    using type = std::uint32_t;
-  };
-  struct idx64 {
-    using type = std::uint64_t;
+    launch_device_items<Dist>(space, functor, static_cast<Index>(size));
   };
   if (size < (std::uint64_t(1) << 31))
-    go(idx32{});
+    go(index32{});
   else
-    go(idx64{});
+    go(index64{});
   return true;
 }
 
