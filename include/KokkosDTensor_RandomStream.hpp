@@ -65,8 +65,8 @@ class ElementDraws {
   KOKKOS_INLINE_FUNCTION T uniform() {
     static_assert(is_floating<T>(), "uniform<T>: T must be float, double or 16-bit floating");
     if constexpr (Impl::is_reduced_float<T>()) {
-      return draw_rounded<T>(Impl::StandardUniform<float>{}, Impl::round_to_reduced_bits<T>(1.0f),
-                             Impl::round_to_reduced_bits<T>(0.0f));
+      return draw(Impl::rounded_uniform<T>(Impl::StandardUniform<float>{}, 0.0f, 1.0f,
+                                           Impl::bits_to_float(0x3F7FFFFFu)));  // below 1
     } else {
       return draw(Impl::StandardUniform<T>{});
     }
@@ -89,8 +89,8 @@ class ElementDraws {
     static_assert(is_floating<T>(), "uniform<T>: T must be float, double or 16-bit floating");
     if constexpr (Impl::is_reduced_float<T>()) {
       const float from_f = Impl::reduced_to_float(from), to_f = Impl::reduced_to_float(to);
-      return draw_rounded<T>(uniform_distribution(from_f, to_f), Impl::reduced_to_bits(to),
-                             Impl::reduced_to_bits(from));
+      const auto dist = uniform_distribution(from_f, to_f);
+      return draw(Impl::rounded_uniform<T>(dist, from_f, to_f, dist.below_to));
     } else {
       return draw(uniform_distribution(from, to));
     }
@@ -209,15 +209,10 @@ class ElementDraws {
     return dist.element(w0, w1, T());
   }
   // The same for a 16-bit T from the float distribution `dist`: one word, the float value
-  // rounded, a result with bits `upper` becoming `lower` (uniform's bound rule).
+  // rounded.
   template <class T, class FloatDist>
-  KOKKOS_INLINE_FUNCTION T draw_rounded(const FloatDist& dist, std::uint16_t upper = 0,
-                                        std::uint16_t lower = 0) {
-    Impl::RoundedDistribution<T, FloatDist> rounded;
-    rounded.dist = dist;
-    rounded.upper_bits = upper;
-    rounded.lower_bits = lower;
-    return draw(rounded);
+  KOKKOS_INLINE_FUNCTION T draw_rounded(const FloatDist& dist) {
+    return draw(Impl::rounded_distribution<T>(dist));
   }
 
   template <class T>

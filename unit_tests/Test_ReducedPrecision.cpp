@@ -266,6 +266,46 @@ TEST(ReducedPrecisionRounding, EveryPatternConvertsOnTheTestSpaceAsOnTheHost) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// uniform_'s bound rule is one compare with Impl::least_float_rounding_to: for every finite
+// pattern, that float rounds to the pattern (table reference) and the float below it does
+// not; TestSpace (the conversion instructions on NVIDIA devices) gives the host's floats.
+template <class T>
+struct LeastFloatEveryPattern {
+  Kokkos::View<std::uint32_t*, TestSpace> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    out(i) = Impl::float_to_bits(Impl::least_float_rounding_to<T>(static_cast<std::uint16_t>(i)));
+  }
+};
+
+template <class T>
+void check_least_float_rounding_to() {
+  const Format16& format = Impl::ReducedFloatFormat<T>::bfloat16 ? bfloat16() : binary16();
+  LeastFloatEveryPattern<T> least{Kokkos::View<std::uint32_t*, TestSpace>("least", 0x10000)};
+  Kokkos::parallel_for(Kokkos::RangePolicy<TestSpace>(0, 0x10000), least);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), least.out);
+  int failures = 0, checked = 0;
+  for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+    if ((bits & 0x7FFFu) >= format.infinity) continue;  // not finite
+    const std::uint16_t b16 = static_cast<std::uint16_t>(bits);
+    const float t = Impl::least_float_rounding_to<T>(b16);
+    const float below = std::nextafter(t, -std::numeric_limits<float>::infinity());
+    ++checked;
+    if (format.round(t) == b16 && format.round(below) != b16 && got(bits) == bits_of_float(t))
+      continue;
+    if (failures++ < 8)
+      ADD_FAILURE() << std::hex << "pattern " << bits << ": least float " << std::hexfloat << t
+                    << " rounds to " << format.round(t) << ", the float below to "
+                    << format.round(below) << "; TestSpace gave " << got(bits);
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(checked, 2 * format.infinity);
+}
+
+TEST(ReducedPrecisionRounding, LeastFloatRoundingToEveryPattern) {
+  check_least_float_rounding_to<TestHalf>();
+  check_least_float_rounding_to<TestBHalf>();
+}
+
 // ---- the ops on 16-bit Views against the rounded float fill ------------------------------
 
 // The bits of a value (of float: its 32 bits; of a 16-bit type: its 16).
@@ -300,9 +340,44 @@ std::uint32_t expected_bits(float x, const float* bounds) {
   }
 }
 
+// The bound rule at the words that reach it: a draw of uniform_(from, to) on T equals the
+// float draw rounded, a rounded `to` becoming `from`, for the words whose float value is
+// nearest `to` (and a sample). 1 - 2^-12 rounds to 1 in binary16 by a tie: the least float
+// that rounds there is `to` itself, so the float's clamp below `to` decides.
+template <class T>
+void check_bound_rule_words(float from, float to) {
+  const auto rounded = Impl::make_uniform<T>(from, to, "test");
+  const auto dist = Impl::make_uniform<float>(from, to, "test");
+  const float bounds[2] = {from, to};
+  std::mt19937 random(30);
+  int failures = 0;
+  for (std::uint32_t k = 0; k < (1u << 18); ++k) {
+    const std::uint32_t w = k < (1u << 17) ? 0xFFFFFFFFu - k * 0x80u : random();
+    const std::uint32_t got = Impl::reduced_to_bits(rounded.element(w, w, T()));
+    const std::uint32_t want = expected_bits<T>(dist.element(w, w, 0.0f), bounds);
+    if (got != want && failures++ < 5)
+      ADD_FAILURE() << "uniform_(" << from << ", " << to << ") word " << std::hex << w << ": "
+                    << got << ", the rounded float draw " << want;
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(ReducedPrecisionRounding, BoundRuleAtTheTopWords) {
+  for (const float to : {1.0f, 2.0f, 3.0f, 1.0f - 0x1p-12f, 1.0f - 0x1p-9f, 65504.0f}) {
+    check_bound_rule_words<TestHalf>(0.5f, to);
+    check_bound_rule_words<TestBHalf>(0.5f, to);
+  }
+  check_bound_rule_words<TestHalf>(-2.0f, 3.0f);
+  check_bound_rule_words<TestBHalf>(-1.0f, -0x1p-30f);  // `to` rounds to -0
+  check_bound_rule_words<TestHalf>(-1.0f, 0x1p-30f);    // `to` rounds to +0
+}
+
 // An input value for the ops that read one (dropout_, bernoulli_ probabilities): exact in
-// float, binary16 and bfloat16.
-float input_value(std::size_t i) { return static_cast<float>(static_cast<int>(i % 23) - 11) / 8; }
+// float, binary16 and bfloat16; NaN at every 23rd (a NaN stays NaN).
+float input_value(std::size_t i) {
+  if (i % 23 == 22) return std::numeric_limits<float>::quiet_NaN();
+  return static_cast<float>(static_cast<int>(i % 23) - 11) / 8;
+}
 float probability_value(std::size_t i) { return static_cast<float>(i % 9) / 8; }
 
 template <class ViewType>

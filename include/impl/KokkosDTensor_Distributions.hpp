@@ -68,9 +68,9 @@ struct ElementwiseDistribution {
 // A distribution on a 16-bit floating T from the float distribution `dist`: the same words,
 // one per element, each element the float result on its word rounded once to nearest-even
 // (KokkosDTensor_ReducedPrecision.hpp); ops that read the input (dropout_) get it converted
-// to float exactly. uniform_'s bound rule (pytorch/pytorch issue 96947): a rounded value
-// with bits upper_bits becomes lower_bits (equal bits, the default, change nothing). Only
-// uniform_ draws apply it: the other ops skip the compare and select.
+// to float exactly. uniform_'s bound rule (pytorch/pytorch issue 96947: a value that rounds
+// to `to` becomes `from`) is one compare on the float, set by rounded_uniform; only
+// uniform_ draws make it.
 template <class T>
 struct Uniform;
 template <class T>
@@ -89,22 +89,53 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
                 "RoundedDistribution rounds a float distribution");
   static constexpr bool reads_input = FloatDist::reads_input;
   FloatDist dist;
-  std::uint16_t upper_bits = 0, lower_bits = 0;
-  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t w1, const T& current) const {
+  // uniform_: an unclamped float value >= bound_threshold becomes bound_value (rounded_uniform).
+  float bound_threshold = 0.0f, bound_value = 0.0f;
+
+  // The float value of word w before rounding.
+  KOKKOS_INLINE_FUNCTION float float_value(std::uint32_t w, float input) const {
+    if constexpr (takes_bound_rule<FloatDist>::value) {
+      const float unclamped = dist.unclamped(w, w);
+      return unclamped >= bound_threshold ? bound_value : unclamped;
+    } else {
+      return dist.element(w, w, input);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION T element(std::uint32_t w0, std::uint32_t, const T& current) const {
     const float input = reads_input ? reduced_to_float(current) : 0.0f;
     // Only an op that reads its input (dropout_ of a NaN) can give NaN.
-    const std::uint16_t bits = round_to_reduced_bits<T, reads_input>(dist.element(w0, w1, input));
-    if constexpr (takes_bound_rule<FloatDist>::value)
-      return reduced_from_bits<T>(bits == upper_bits ? lower_bits : bits);
-    return reduced_from_bits<T>(bits);
+    return reduced_from_bits<T>(round_to_reduced_bits<T, reads_input>(float_value(w0, input)));
+  }
+  // A block: the four floats rounded together (in pairs on NVIDIA devices, where the ops that
+  // read their input give NaN only by float arithmetic: its one NaN).
+  KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block, T (&values)[4]) const {
+    float x[4];
+    for (int e = 0; e < 4; ++e)
+      x[e] = float_value(block.word[e], reads_input ? reduced_to_float_operand(values[e]) : 0.0f);
+    round_four_to_reduced<T, reads_input>(x, values);
   }
 };
 
 // The distribution of a 16-bit T from the float one the same op makes.
 template <class T, class FloatDist>
-RoundedDistribution<T, FloatDist> rounded_distribution(const FloatDist& dist) {
+KOKKOS_INLINE_FUNCTION RoundedDistribution<T, FloatDist> rounded_distribution(
+    const FloatDist& dist) {
   RoundedDistribution<T, FloatDist> rounded;
   rounded.dist = dist;
+  return rounded;
+}
+
+// uniform_ on a 16-bit T from the float uniform `dist` on [from, to) (clamped to below_to):
+// a float that rounds to `to`'s 16-bit value becomes `from`. As one compare on the value
+// before the clamp: from the least float that rounds there (with the clamp's own compare
+// when that float is `to` itself, and the clamp's value then never rounds there).
+template <class T, class FloatUniform>
+KOKKOS_INLINE_FUNCTION RoundedDistribution<T, FloatUniform> rounded_uniform(
+    const FloatUniform& dist, float from, float to, float below_to) {
+  auto rounded = rounded_distribution<T>(dist);
+  const float least = least_float_rounding_to<T>(round_to_reduced_bits<T>(to));
+  rounded.bound_threshold = least <= below_to ? least : to;
+  rounded.bound_value = least <= below_to ? from : below_to;
   return rounded;
 }
 
@@ -151,6 +182,12 @@ struct Uniform : ElementwiseDistribution<Uniform<T>, T> {
     uniform01(w0, w1, u);
     return uniform_from_to(u, from, range, below_to);
   }
+  // The value before the clamp below `to` (a 16-bit T's bound rule takes its place).
+  KOKKOS_INLINE_FUNCTION T unclamped(std::uint32_t w0, std::uint32_t w1) const {
+    T u;
+    uniform01(w0, w1, u);
+    return portable_fma(u, range, from);
+  }
 };
 
 template <class T, if_full_t<T> = 0>
@@ -177,14 +214,13 @@ Uniform<T> make_uniform(double from, double to, const char* function) {
 // both must be finite in T).
 template <class T, if_reduced_t<T> = 0>
 RoundedDistribution<T, Uniform<float>> make_uniform(double from, double to, const char* function) {
-  auto rounded = rounded_distribution<T>(make_uniform<float>(from, to, function));
-  rounded.upper_bits = round_to_reduced_bits<T>(static_cast<float>(to));
-  rounded.lower_bits = round_to_reduced_bits<T>(static_cast<float>(from));
-  require_parameter(std::isfinite(reduced_bits_to_float<T>(rounded.lower_bits)), function, "from",
-                    from, "must be finite in the value type");
-  require_parameter(std::isfinite(reduced_bits_to_float<T>(rounded.upper_bits)), function, "to", to,
-                    "must be finite in the value type");
-  return rounded;
+  const Uniform<float> dist = make_uniform<float>(from, to, function);
+  const float from_f = static_cast<float>(from), to_f = static_cast<float>(to);
+  require_parameter(std::isfinite(reduced_bits_to_float<T>(round_to_reduced_bits<T>(from_f))),
+                    function, "from", from, "must be finite in the value type");
+  require_parameter(std::isfinite(reduced_bits_to_float<T>(round_to_reduced_bits<T>(to_f))),
+                    function, "to", to, "must be finite in the value type");
+  return rounded_uniform<T>(dist, from_f, to_f, dist.below_to);
 }
 
 // uniform_(0, 1) is u itself: fma(u, 1, 0) = u and u <= below_to = 1 - ulp. The fill
@@ -195,6 +231,9 @@ struct StandardUniform : ElementwiseDistribution<StandardUniform<T>, T> {
     T u;
     uniform01(w0, w1, u);
     return u;
+  }
+  KOKKOS_INLINE_FUNCTION T unclamped(std::uint32_t w0, std::uint32_t w1) const {
+    return element(w0, w1, T());
   }
 };
 
@@ -314,9 +353,7 @@ struct OnSharedNormalTable<RoundedDistribution<T, FloatDist>, T>
   }
   KOKKOS_INLINE_FUNCTION void set(const RoundedDistribution<T, FloatDist>& d, const float* t,
                                   int thread) {
-    this->dist.set(d.dist, t, thread);
-    this->upper_bits = d.upper_bits;
-    this->lower_bits = d.lower_bits;
+    this->dist.set(d.dist, t, thread);  // (no bound rule: normal_ only)
   }
 };
 

@@ -527,8 +527,8 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
   if constexpr (Path != FillPath::generic && is_rounded_uniform<Dist>::value) {  // 16-bit T
     if (is_standard_uniform(dist.dist)) {
       auto standard = rounded_distribution<T>(StandardUniform<float>{});
-      standard.upper_bits = dist.upper_bits;
-      standard.lower_bits = dist.lower_bits;
+      standard.bound_threshold = dist.bound_threshold;  // (from = 0: the same rule)
+      standard.bound_value = dist.bound_value;
       fill_strided<Path>(space, view, standard, state, box);
       return;
     }

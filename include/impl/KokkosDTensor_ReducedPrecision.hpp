@@ -187,6 +187,60 @@ KOKKOS_INLINE_FUNCTION float reduced_bits_to_float(std::uint16_t bits) {
   return ReducedFloatFormat<T>::bfloat16 ? bf16_bits_to_float(bits) : f16_bits_to_float(bits);
 }
 
+// Four floats rounded as round_to_reduced_bits<T, MayBeNaN> rounds them. On NVIDIA devices a
+// pair at a time: one conversion instruction gives both halves, packed as memory holds them
+// (docs/performance.md, "Reduced precision"); a NaN there must be the one NaN the device's
+// float arithmetic gives (0x7FFFFFFF), which converts to the integer functions' quiet NaN.
+template <class T, bool MayBeNaN = false>
+KOKKOS_INLINE_FUNCTION void round_four_to_reduced(const float (&x)[4], T (&out)[4]) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t pairs[2];
+  for (int p = 0; p < 2; ++p) {
+    if constexpr (ReducedFloatFormat<T>::bfloat16) {
+      const __nv_bfloat162 two = __floats2bfloat162_rn(x[2 * p], x[2 * p + 1]);
+      memcpy(&pairs[p], &two, 4);
+    } else {
+      const __half2 two = __floats2half2_rn(x[2 * p], x[2 * p + 1]);
+      memcpy(&pairs[p], &two, 4);
+    }
+  }
+  memcpy(out, pairs, 8);
+#else
+  for (int e = 0; e < 4; ++e)
+    out[e] = reduced_from_bits<T>(round_to_reduced_bits<T, MayBeNaN>(x[e]));
+#endif
+}
+
+// The least float that rounds to the finite 16-bit value with bits `bits` (+0 for +0): a
+// float x at most that value rounds to `bits` exactly when x >= it, as rounding is monotone
+// (x != -0). The boundary is the midpoint to the next value down (exact in float), included
+// when the tie goes to `bits` (an even pattern).
+template <class T>
+KOKKOS_INLINE_FUNCTION float least_float_rounding_to(std::uint16_t bits) {
+  if (bits == 0) return 0.0f;
+  const bool negative = (bits & 0x8000u) != 0;
+  const float value = reduced_bits_to_float<T>(bits);
+  float gap =
+      value - reduced_bits_to_float<T>(static_cast<std::uint16_t>(negative ? bits + 1 : bits - 1));
+  // The most negative finite value: the next value down is -infinity; the gap above it.
+  if (!(gap < bits_to_float(0x7F800000u)))
+    gap = reduced_bits_to_float<T>(static_cast<std::uint16_t>(bits - 1)) - value;
+  const float middle = value - gap * 0.5f;
+  if ((bits & 1u) == 0) return middle;
+  return bits_to_float(float_to_bits(middle) + (negative ? 0xFFFFFFFFu : 1u));  // toward value
+}
+
+// T to float as an operand of float arithmetic: exact, but a NaN may become another NaN (on
+// NVIDIA devices the conversion instruction alone; the arithmetic makes any NaN its own).
+template <class T>
+KOKKOS_INLINE_FUNCTION float reduced_to_float_operand(const T& value) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (!ReducedFloatFormat<T>::bfloat16)
+    return __half2float(__ushort_as_half(reduced_to_bits(value)));
+#endif
+  return reduced_bits_to_float<T>(reduced_to_bits(value));
+}
+
 // float to T rounded once, and T to float exactly, for a 16-bit T.
 template <class T>
 KOKKOS_INLINE_FUNCTION T round_to_reduced(float x) {
