@@ -116,6 +116,15 @@ __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void check_avx512(const D
       ASSERT_EQ(std::memcmp(&got[k], &want[k], sizeof(T)), 0)
           << name << " (16 lanes): element " << k << " of words at " << i << ": " << bits_of(got[k])
           << " instead of " << bits_of(want[k]);
+    // By element (the lanes kernel's order): element e of block l at 16 e + l.
+    T by_element[16 * E];
+    I::HostAvx512Transform<Dist>::template apply<v::ElementOrder>(d, w, by_element);
+    for (int l = 0; l < 16; ++l)
+      for (int e = 0; e < E; ++e)
+        ASSERT_EQ(std::memcmp(&by_element[16 * e + l], &want[E * l + e], sizeof(T)), 0)
+            << name << " (16 lanes, by element): element " << e << " of block " << l
+            << " of words at " << i << ": " << bits_of(by_element[16 * e + l]) << " instead of "
+            << bits_of(want[E * l + e]);
   }
 }
 
@@ -189,6 +198,19 @@ TEST(HostSimdTransforms, RandInt) {
     check(I::make_randint<std::int64_t>(lh.first, lh.second, f), "randint i64");
   check(I::make_randint<std::uint64_t>(0, i64_max, f), "randint u64");
   check(I::make_random_bits<std::uint64_t>(f), "bits u64");
+}
+
+// The transforms of uniform_, normal_, bernoulli_ and random_bits_ (the rows kernels' and, by
+// element, the lanes kernel's).
+TEST(HostSimdTransforms, UniformNormalBernoulliBits) {
+  if (skip()) GTEST_SKIP() << "CPU without AVX2+FMA";
+  check(I::StandardUniform<float>{}, "uniform(0, 1) f32");
+  check(I::StandardUniform<double>{}, "uniform(0, 1) f64");
+  check(I::make_uniform<float>(-2, 3, f), "uniform(-2, 3) f32");
+  check(I::make_uniform<double>(-2, 3, f), "uniform(-2, 3) f64");
+  check(I::make_normal<float>(0.5, 2, f), "normal f32");
+  check(I::make_bernoulli<float>(0.3, f), "bernoulli f32");
+  check(I::make_random_bits<std::uint32_t>(f), "bits u32");
 }
 
 // The vector exp (float, double) and the double log against the scalar functions on their

@@ -217,6 +217,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         current[0] = words[0];
         words[0] = chunk;
       }
+      if constexpr (HostAvx512Transform<Dist>::available && !Dist::reads_input) {
+        // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
+        HostAvx512Transform<Dist>::template apply<host_avx2::ElementOrder>(this->dist, words[0],
+                                                                           values);
+        store_elements_avx512(rows, k, values);
+        continue;
+      }
       if (Dist::reads_input) load_columns_avx512(rows, k, values);
       if constexpr (HostAvx512Transform<Dist>::available) {
         HostAvx512Transform<Dist>::apply(this->dist, words[0], values);
@@ -270,6 +277,21 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                                _mm512_set1_epi64(4 * (q % 2)));
         _mm512_store_si512(out + 64 * q, _mm512_permutex2var_epi64(c[0][half], index, c[1][half]));
       }
+    }
+  }
+
+  // values (element order: values[16 e + l]) to the columns k E .. k E + E - 1 of the 16
+  // rows: column e is 16 consecutive values.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void store_elements_avx512(
+      T* rows, std::uint64_t k, const T* values) const {
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      if (j >= length) break;
+      char* const out = reinterpret_cast<char*>(rows + j * this->element_step);
+      const char* const in = reinterpret_cast<const char*>(values + 16 * e);
+      _mm512_storeu_si512(out, _mm512_load_si512(in));
+      if constexpr (sizeof(T) == 8) _mm512_storeu_si512(out + 64, _mm512_load_si512(in + 64));
     }
   }
 

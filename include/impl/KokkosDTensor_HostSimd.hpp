@@ -322,6 +322,29 @@ KOKKOSDTENSOR_IMPL_AVX512 void store_stream_order(const __m512i (&v)[4], void* d
   for (int k = 0; k < 4; ++k) _mm512_storeu_si512(static_cast<char*>(dst) + 64 * k, s[k]);
 }
 
+// Where a 16-lane transform writes the values of its 16 blocks (element j of block l):
+// StreamOrder at dst[4 l + j] (the rows kernels), ElementOrder at dst[16 j + l] (the lanes
+// kernel, whose lane l is a row: element j of the 16 rows is then one column, no shuffles).
+// 8-byte elements (2 a block): dst[2 l + j] and dst[16 j + l].
+struct StreamOrder {
+  template <class T>
+  static constexpr int index(int j, int l) {
+    return (sizeof(T) == 8 ? 2 : 4) * l + j;
+  }
+  static KOKKOSDTENSOR_IMPL_AVX512 void store(const __m512i (&v)[4], void* dst) {
+    store_stream_order(v, dst);
+  }
+};
+struct ElementOrder {
+  template <class T>
+  static constexpr int index(int j, int l) {
+    return 16 * j + l;
+  }
+  static KOKKOSDTENSOR_IMPL_AVX512 void store(const __m512i (&v)[4], void* dst) {
+    for (int j = 0; j < 4; ++j) _mm512_storeu_si512(static_cast<char*>(dst) + 64 * j, v[j]);
+  }
+};
+
 // uniform01_float in 16 lanes (as uniform01 below).
 KOKKOSDTENSOR_IMPL_AVX512 __m512 uniform01(__m512i w) {
   return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(w, 8)), _mm512_set1_ps(0x1p-24f));
@@ -842,11 +865,11 @@ struct HostAvx512Transform {
 template <>
 struct HostAvx512Transform<StandardUniform<float>> {
   static constexpr bool available = true;
-  template <class D>
+  template <class Order = host_avx2::StreamOrder, class D>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const D&, const host_avx2::Words16& w, float* dst) {
     __m512i v[4];
     for (int j = 0; j < 4; ++j) v[j] = _mm512_castps_si512(host_avx2::uniform01(w.word[j]));
-    host_avx2::store_stream_order(v, dst);
+    Order::store(v, dst);
   }
 };
 
@@ -854,6 +877,7 @@ struct HostAvx512Transform<StandardUniform<float>> {
 template <>
 struct HostAvx512Transform<Uniform<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Uniform<float>& d, const host_avx2::Words16& w,
                                               float* dst) {
     const __m512 range = _mm512_set1_ps(d.range), from = _mm512_set1_ps(d.from);
@@ -863,7 +887,7 @@ struct HostAvx512Transform<Uniform<float>> {
       const __m512 u = host_avx2::uniform01(w.word[j]);
       v[j] = _mm512_castps_si512(_mm512_min_ps(_mm512_fmadd_ps(u, range, from), below_to));
     }
-    host_avx2::store_stream_order(v, dst);
+    Order::store(v, dst);
   }
 };
 
@@ -871,6 +895,7 @@ struct HostAvx512Transform<Uniform<float>> {
 template <>
 struct HostAvx512Transform<Normal<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Normal<float>& d, const host_avx2::Words16& w,
                                               float* dst) {
     const __m512 stddev = _mm512_set1_ps(d.stddev), mean = _mm512_set1_ps(d.mean);
@@ -879,9 +904,9 @@ struct HostAvx512Transform<Normal<float>> {
     for (int j = 0; j < 4; ++j)
       v[j] = _mm512_castps_si512(
           _mm512_fmadd_ps(stddev, host_avx2::normal_from_word_top(w.word[j], cold[j]), mean));
-    host_avx2::store_stream_order(v, dst);
+    Order::store(v, dst);
     // The cold lanes of all 64 words in one loop (one mostly-taken branch per 64 words, not
-    // four unpredictable ones): word j of block l is element 4 l + j.
+    // four unpredictable ones): word j of block l is element j of block l.
     std::uint64_t rest =
         static_cast<std::uint64_t>(cold[0]) | static_cast<std::uint64_t>(cold[1]) << 16 |
         static_cast<std::uint64_t>(cold[2]) << 32 | static_cast<std::uint64_t>(cold[3]) << 48;
@@ -890,7 +915,8 @@ struct HostAvx512Transform<Normal<float>> {
       for (int j = 0; j < 4; ++j) _mm512_store_si512(word[j], w.word[j]);
       for (; rest; rest &= rest - 1) {
         const int bit = __builtin_ctzll(rest), j = bit >> 4, l = bit & 15;
-        dst[4 * l + j] = d.from_standard(normal_from_word(word[j][l], NormalTableF32::data));
+        dst[Order::template index<float>(j, l)] =
+            d.from_standard(normal_from_word(word[j][l], NormalTableF32::data));
       }
     }
   }
@@ -899,9 +925,10 @@ struct HostAvx512Transform<Normal<float>> {
 template <>
 struct HostAvx512Transform<RandomBits<std::uint32_t>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const RandomBits<std::uint32_t>&,
                                               const host_avx2::Words16& w, std::uint32_t* dst) {
-    host_avx2::store_stream_order(w.word, dst);
+    Order::store(w.word, dst);
   }
 };
 
@@ -909,6 +936,7 @@ struct HostAvx512Transform<RandomBits<std::uint32_t>> {
 template <>
 struct HostAvx512Transform<Bernoulli<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Bernoulli<float>& d,
                                               const host_avx2::Words16& w, float* dst) {
     const bool all = d.threshold > 0xFFFFFFFFull;
@@ -918,7 +946,7 @@ struct HostAvx512Transform<Bernoulli<float>> {
       const __mmask16 success = all ? __mmask16(0xFFFF) : _mm512_cmplt_epu32_mask(w.word[j], t);
       v[j] = _mm512_castps_si512(_mm512_maskz_mov_ps(success, _mm512_set1_ps(1.0f)));
     }
-    host_avx2::store_stream_order(v, dst);
+    Order::store(v, dst);
   }
 };
 
@@ -930,14 +958,24 @@ KOKKOSDTENSOR_IMPL_AVX512 __m512d uniform01_double(__m512i x) {
 }
 
 // transform_f64 for 16 blocks: element e of block l is f(word[2e] << 32 | word[2e + 1]),
-// written to dst[2l + e].
-template <class F>
+// written to dst[Order::index<double>(e, l)].
+template <class Order, class F>
 KOKKOSDTENSOR_IMPL_AVX512 void transform_f64(const Words16& w, double* dst, const F& f) {
   __m512d r[2][2];  // [element][128-bit lane i: blocks 4i, 4i + 1 | 4i + 2, 4i + 3]
   for (int e = 0; e < 2; ++e) {
     const __m512i hi = w.word[2 * e], lo = w.word[2 * e + 1];
     r[e][0] = f(_mm512_unpacklo_epi32(lo, hi));
     r[e][1] = f(_mm512_unpackhi_epi32(lo, hi));
+  }
+  if constexpr (std::is_same<Order, ElementOrder>::value) {
+    // Element e of blocks 0-7, then 8-15: from blocks 0, 1, 4, 5, ... and 2, 3, 6, 7, ...
+    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int e = 0; e < 2; ++e) {
+      _mm512_storeu_pd(dst + 16 * e, _mm512_permutex2var_pd(r[e][0], first, r[e][1]));
+      _mm512_storeu_pd(dst + 16 * e + 8, _mm512_permutex2var_pd(r[e][0], second, r[e][1]));
+    }
+    return;
   }
   // b[q] 128-bit lane i: the two elements of block 4i + q.
   const __m512i b[4] = {_mm512_castpd_si512(_mm512_unpacklo_pd(r[0][0], r[1][0])),
@@ -953,9 +991,9 @@ KOKKOSDTENSOR_IMPL_AVX512 void transform_f64(const Words16& w, double* dst, cons
 template <>
 struct HostAvx512Transform<StandardUniform<double>> {
   static constexpr bool available = true;
-  template <class D>
+  template <class Order = host_avx2::StreamOrder, class D>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const D&, const host_avx2::Words16& w, double* dst) {
-    host_avx2::transform_f64(
+    host_avx2::transform_f64<Order>(
         w, dst,
         [](__m512i x) __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
           return host_avx2::uniform01_double(x);
@@ -966,11 +1004,12 @@ struct HostAvx512Transform<StandardUniform<double>> {
 template <>
 struct HostAvx512Transform<Uniform<double>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Uniform<double>& d, const host_avx2::Words16& w,
                                               double* dst) {
     const __m512d range = _mm512_set1_pd(d.range), from = _mm512_set1_pd(d.from);
     const __m512d below_to = _mm512_set1_pd(d.below_to);
-    host_avx2::transform_f64(
+    host_avx2::transform_f64<Order>(
         w,
         dst, [&](__m512i x) __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
           return _mm512_min_pd(_mm512_fmadd_pd(host_avx2::uniform01_double(x), range, from),

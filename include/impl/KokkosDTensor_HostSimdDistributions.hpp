@@ -635,15 +635,15 @@ KOKKOSDTENSOR_IMPL_AVX512 __m512 trunc_normal(__m512 u, const TruncNormal<float>
 }
 
 // A one-word transform of 16 blocks: f(word vector j, cold mask) for the 4 words of each
-// block, in block-lane layout, stored in stream order (element 4 l + j); then the lanes f
-// marked cold (rare) by scalar(word), in one loop over the 64 words.
-template <class T, class F, class Scalar>
+// block, in block-lane layout, stored in Order (StreamOrder: element 4 l + j); then the lanes
+// f marked cold (rare) by scalar(word), in one loop over the 64 words.
+template <class Order, class T, class F, class Scalar>
 KOKKOSDTENSOR_IMPL_AVX512 void transform_f32(const Words16& w, T* dst, const F& f,
                                              const Scalar& scalar) {
   __m512i v[4];
   __mmask16 cold[4];
   for (int j = 0; j < 4; ++j) v[j] = f(w.word[j], cold[j]);
-  store_stream_order(v, dst);
+  Order::store(v, dst);
   std::uint64_t rest =
       static_cast<std::uint64_t>(cold[0]) | static_cast<std::uint64_t>(cold[1]) << 16 |
       static_cast<std::uint64_t>(cold[2]) << 32 | static_cast<std::uint64_t>(cold[3]) << 48;
@@ -652,7 +652,7 @@ KOKKOSDTENSOR_IMPL_AVX512 void transform_f32(const Words16& w, T* dst, const F& 
     for (int j = 0; j < 4; ++j) _mm512_store_si512(word[j], w.word[j]);
     for (; rest; rest &= rest - 1) {
       const int bit = __builtin_ctzll(rest), j = bit >> 4, l = bit & 15;
-      dst[4 * l + j] = scalar(word[j][l]);
+      dst[Order::template index<T>(j, l)] = scalar(word[j][l]);
     }
   }
 }
@@ -669,11 +669,12 @@ KOKKOSDTENSOR_IMPL_AVX512 __m512i mul_hi_u32(__m512i a, __m512i m) {
 template <>
 struct HostAvx512Transform<Exponential<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Exponential<float>& d,
                                               const host_avx2::Words16& w, float* dst) {
     namespace v = host_avx2;
     const __m512 lambd = _mm512_set1_ps(d.lambd);
-    v::transform_f32(
+    v::transform_f32<Order>(
         w, dst,
         [&](__m512i word, __mmask16 & cold)
             __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
@@ -692,6 +693,7 @@ struct HostAvx512Transform<Exponential<float>> {
 template <>
 struct HostAvx512Transform<LogNormal<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const LogNormal<float>& d,
                                               const host_avx2::Words16& w, float* dst) {
     namespace v = host_avx2;
@@ -718,18 +720,19 @@ struct HostAvx512Transform<LogNormal<float>> {
     __m512i out[4];
     for (int j = 0; j < 4; ++j)
       out[j] = _mm512_castps_si512(v::exp(_mm512_fmadd_ps(stddev, z[j], mean)));
-    v::store_stream_order(out, dst);
+    Order::store(out, dst);
   }
 };
 
 template <class T>
 struct HostAvx512GeometricF32 {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Geometric<T>& d, const host_avx2::Words16& w,
                                               T* dst) {
     namespace v = host_avx2;
     const __m512 denominator = _mm512_set1_ps(d.log1p_minus_p), limit = _mm512_set1_ps(d.limit);
-    v::transform_f32(
+    v::transform_f32<Order>(
         w, dst,
         [&](__m512i word, __mmask16 & cold)
             __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
@@ -755,10 +758,11 @@ struct HostAvx512Transform<Geometric<std::int32_t>> : HostAvx512GeometricF32<std
 template <>
 struct HostAvx512Transform<TruncNormal<float>> {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const TruncNormal<float>& d,
                                               const host_avx2::Words16& w, float* dst) {
     namespace v = host_avx2;
-    v::transform_f32(
+    v::transform_f32<Order>(
         w, dst,
         [&](__m512i word, __mmask16 & cold)
             __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) {
@@ -772,6 +776,7 @@ struct HostAvx512Transform<TruncNormal<float>> {
 template <class T>
 struct HostAvx512RandInt32 {
   static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const RandInt<T>& d, const host_avx2::Words16& w,
                                               T* dst) {
     const __m512i low = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.low)));
@@ -780,7 +785,7 @@ struct HostAvx512RandInt32 {
     __m512i v[4];
     for (int j = 0; j < 4; ++j)
       v[j] = _mm512_add_epi32(full ? w.word[j] : host_avx2::mul_hi_u32(w.word[j], range), low);
-    host_avx2::store_stream_order(v, dst);
+    Order::store(v, dst);
   }
 };
 template <>
