@@ -126,8 +126,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
             words, with);
   }
 
-  // R > 1: R rows' K whole blocks each, block by block: the R rows' block j, then its E
-  // columns stored as R-element vectors (only one block per row is live at a time).
+  // R > 1: R rows' K whole blocks each, block by block: the R rows' block j, each row's words
+  // drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
+  // then its E columns stored as R-element vectors.
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const Index group = per_rows.divide(item);
@@ -147,9 +148,6 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
                    (row_start + i * column_stride + static_cast<std::uint64_t>(first_column)) / E;
     KOKKOSDTENSOR_IMPL_UNROLL
     for (int j = 0; j < K; ++j) {
-      PhiloxBlock words[R];
-      KOKKOSDTENSOR_IMPL_UNROLL
-      for (int i = 0; i < R; ++i) words[i] = stream_block(this->key, counter[i] + j);
       T columns[E][R];
       if (Dist::reads_input) {
         KOKKOSDTENSOR_IMPL_UNROLL
@@ -165,7 +163,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
           for (int e = 0; e < E; ++e)
             if (whole || j * E + e < count) block[e] = columns[e][i];
         }
-        with(words[i], block);
+        with(stream_block(this->key, counter[i] + j), block);
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = block[e];
       }

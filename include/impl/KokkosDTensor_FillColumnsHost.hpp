@@ -57,6 +57,8 @@ __attribute__((target("avx2"))) inline void transpose_block(const double* const 
 // k E + E - 1) in the 16 lanes of one Philox call (philox16_counters; 2 x 8 lanes with AVX2),
 // so that element e of the chunk, for the 16 rows, is one 64-byte store into column k E + e:
 // whole cache lines, written down the columns, and Philox at full width whatever the tile.
+// The AVX-512 transforms write by element (host_avx2::ElementOrder), which is by column
+// here: no shuffles; the others write in stream order, permuted into columns.
 // A row that starts on a block boundary takes chunk k from its block k; one that starts
 // `shift` elements into a block takes it from its blocks k and k + 1 (the lane's words
 // moved by a blend per word, block k + 1 kept for the next chunk: one Philox call a chunk).
@@ -217,17 +219,15 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         current[0] = words[0];
         words[0] = chunk;
       }
-      if constexpr (HostAvx512Transform<Dist>::available && !Dist::reads_input) {
+      if constexpr (HostAvx512Transform<Dist>::available) {
         // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
+        if (Dist::reads_input) load_elements_avx512(rows, k, values);
         HostAvx512Transform<Dist>::template apply<host_avx2::ElementOrder>(this->dist, words[0],
                                                                            values);
         store_elements_avx512(rows, k, values);
-        continue;
-      }
-      if (Dist::reads_input) load_columns_avx512(rows, k, values);
-      if constexpr (HostAvx512Transform<Dist>::available) {
-        HostAvx512Transform<Dist>::apply(this->dist, words[0], values);
       } else {
+        // In stream order, the AVX2 transform of each half, then permuted into columns.
+        if (Dist::reads_input) load_columns_avx512(rows, k, values);
         for (int h = 0; h < 2; ++h) {
           host_avx2::Words8 half;
           for (int j = 0; j < 4; ++j)
@@ -235,13 +235,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                   : _mm512_extracti64x4_epi64(words[0].word[j], 1);
           blocks.fill_8_avx2(values + 8 * h * E, half);
         }
+        store_columns_avx512(rows, k, values);
       }
-      store_columns_avx512(rows, k, values);
     }
   }
 
-  // Before the transform, the input of chunk k into values, in stream order (values[l E + e]
-  // is element k E + e of row l, row l of the group at rows + l): column e of the 16 rows is
+  // Dists without an AVX-512 transform: the input of chunk k into values, in stream order (values[l
+  // E + e] is element k E + e of row l, row l of the group at rows + l): column e of the 16 rows is
   // one 64-byte load (two for 8-byte T), moved into stream order by two-source permutes (the
   // inverse of store_columns_avx512); columns past the row's end give T().
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void load_columns_avx512(const T* rows,
@@ -277,6 +277,21 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                                _mm512_set1_epi64(4 * (q % 2)));
         _mm512_store_si512(out + 64 * q, _mm512_permutex2var_epi64(c[0][half], index, c[1][half]));
       }
+    }
+  }
+
+  // Before the transform, the input of chunk k into values by element (values[16 e + l]):
+  // column e of the 16 rows is 16 consecutive values; columns past the row's end give T().
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void load_elements_avx512(
+      const T* rows, std::uint64_t k, T* values) const {
+    const std::int64_t length = static_cast<std::int64_t>(this->row_length);
+    for (int e = 0; e < E; ++e) {
+      const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
+      const char* const in = reinterpret_cast<const char*>(rows + j * this->element_step);
+      char* const out = reinterpret_cast<char*>(values + 16 * e);
+      for (int h = 0; h < static_cast<int>(sizeof(T)) / 4; ++h)
+        _mm512_store_si512(out + 64 * h,
+                           j < length ? _mm512_loadu_si512(in + 64 * h) : _mm512_setzero_si512());
     }
   }
 

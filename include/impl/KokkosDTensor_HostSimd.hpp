@@ -853,9 +853,11 @@ struct HostAvx2Transform<Dropout<float>> {
   }
 };
 
-// Dist's transform of 16 whole consecutive blocks in AVX-512 (uniform, normal, bits and
-// bernoulli f32, uniform f64): apply(dist, words, dst) writes the 16 * elements_per_block
-// values at dst (any alignment), the same as HostAvx2Transform on the two halves.
+// Dist's transform of 16 whole consecutive blocks in AVX-512 (uniform, normal, bits,
+// bernoulli and dropout f32, uniform f64; KokkosDTensor_HostSimdDistributions.hpp: the
+// others): apply<Order>(dist, words, dst) writes the 16 * elements_per_block values at dst
+// (any alignment) in Order (host_avx2::StreamOrder, the default: the same as
+// HostAvx2Transform on the two halves).
 // available = false: the caller splits the words for HostAvx2Transform.
 template <class Dist>
 struct HostAvx512Transform {
@@ -947,6 +949,31 @@ struct HostAvx512Transform<Bernoulli<float>> {
       v[j] = _mm512_castps_si512(_mm512_maskz_mov_ps(success, _mm512_set1_ps(1.0f)));
     }
     Order::store(v, dst);
+  }
+};
+
+// Dropout f32 (in place): success ? +0 : current * scale, as HostAvx2Transform<Dropout<float>>;
+// dst holds the input in Order.
+template <>
+struct HostAvx512Transform<Dropout<float>> {
+  static constexpr bool available = true;
+  template <class Order = host_avx2::StreamOrder>
+  static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Dropout<float>& d, const host_avx2::Words16& w,
+                                              float* dst) {
+    __m512i s[4];  // the words of dst + 16 k
+    if constexpr (std::is_same<Order, host_avx2::ElementOrder>::value) {
+      for (int k = 0; k < 4; ++k) s[k] = w.word[k];
+    } else {
+      host_avx2::to_stream_order(w.word, s);
+    }
+    const bool all = d.threshold > 0xFFFFFFFFull;
+    const __m512i t = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.threshold)));
+    const __m512 scale = _mm512_set1_ps(d.scale);
+    for (int k = 0; k < 4; ++k) {
+      const __mmask16 success = all ? __mmask16(0xFFFF) : _mm512_cmplt_epu32_mask(s[k], t);
+      const __m512 kept = _mm512_mul_ps(_mm512_loadu_ps(dst + 16 * k), scale);
+      _mm512_storeu_ps(dst + 16 * k, _mm512_maskz_mov_ps(static_cast<__mmask16>(~success), kept));
+    }
   }
 };
 
