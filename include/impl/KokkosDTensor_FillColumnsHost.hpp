@@ -240,8 +240,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     }
   }
 
-  // Dists without an AVX-512 transform: the input of chunk k into values, in stream order (values[l
-  // E + e] is element k E + e of row l, row l of the group at rows + l): column e of the 16 rows is
+  // (Dists without an AVX-512 transform.) The input of chunk k into values, in stream order
+  // (values[l E + e] is element k E + e of row l, row l of the group at rows + l): column e is
   // one 64-byte load (two for 8-byte T), moved into stream order by two-source permutes (the
   // inverse of store_columns_avx512); columns past the row's end give T().
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void load_columns_avx512(const T* rows,
@@ -253,9 +253,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     for (int e = 0; e < E; ++e) {
       const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
       const char* const in = reinterpret_cast<const char*>(rows + j * step);
-      const bool inside = j < length;
-      c[e][0] = inside ? _mm512_loadu_si512(in) : _mm512_setzero_si512();
-      c[e][1] = inside && sizeof(T) == 8 ? _mm512_loadu_si512(in + 64) : _mm512_setzero_si512();
+      c[e][0] = c[e][1] = _mm512_setzero_si512();
+      if (j < length) {  // (a branch: no load past the row's end)
+        c[e][0] = _mm512_loadu_si512(in);
+        if constexpr (sizeof(T) == 8) c[e][1] = _mm512_loadu_si512(in + 64);
+      }
     }
     char* const out = reinterpret_cast<char*>(values);
     for (int q = 0; q < 4; ++q) {  // values[16 q / (sizeof(T) / 4) ..]: rows 4 q .. 4 q + 3
@@ -289,9 +291,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
       const char* const in = reinterpret_cast<const char*>(rows + j * this->element_step);
       char* const out = reinterpret_cast<char*>(values + 16 * e);
-      for (int h = 0; h < static_cast<int>(sizeof(T)) / 4; ++h)
-        _mm512_store_si512(out + 64 * h,
-                           j < length ? _mm512_loadu_si512(in + 64 * h) : _mm512_setzero_si512());
+      for (int h = 0; h < static_cast<int>(sizeof(T)) / 4; ++h) {
+        if (j < length)  // (a branch: no load past the row's end)
+          _mm512_store_si512(out + 64 * h, _mm512_loadu_si512(in + 64 * h));
+        else
+          _mm512_store_si512(out + 64 * h, _mm512_setzero_si512());
+      }
     }
   }
 
@@ -383,8 +388,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     for (int e = 0; e < E; ++e) {
       const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
       const __m256i* const in = reinterpret_cast<const __m256i*>(rows + j * step);
-      for (int p = 0; p < parts; ++p)
-        column[e][p] = j < length ? _mm256_loadu_si256(in + p) : _mm256_setzero_si256();
+      for (int p = 0; p < parts; ++p) {
+        column[e][p] = _mm256_setzero_si256();
+        if (j < length) column[e][p] = _mm256_loadu_si256(in + p);  // (no load past the end)
+      }
     }
     for (int h = 0; h < 2; ++h) {
       __m256i* const out = reinterpret_cast<__m256i*>(values + 8 * h * E);
