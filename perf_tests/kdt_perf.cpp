@@ -838,8 +838,9 @@ void dump_case(const std::string& dir, const std::string& name, const Dist& dist
 template <class ES, class T, class Dist>
 void dump_all_shapes(const std::string& dir, const std::string& name, const Dist& dist,
                      std::vector<std::string>& files, const DumpTransform& transform = {}) {
+  // (64 x 128 with offset 4: rows on blocks, so LayoutLeft takes the vector rows on devices.)
   const std::vector<std::vector<std::int64_t>> shapes = {
-      {1}, {7}, {1001}, {3, 5}, {17, 33}, {64, 127}, {5, 1031}, {6, 9, 11, 17}};
+      {1}, {7}, {1001}, {3, 5}, {17, 33}, {64, 127}, {64, 128}, {5, 1031}, {6, 9, 11, 17}};
   const std::pair<std::uint64_t, std::uint64_t> states[] = {
       {0, 0},
       {42, 4},
