@@ -238,16 +238,6 @@ std::function<void()> fill_box(const View& view, const Dist& dist, kdt::Generato
   };
 }
 
-kdt::Impl::GlobalBox box_2d(std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
-  kdt::Impl::GlobalBox box;
-  box.rank = 2;
-  box.global_extent[0] = g0;
-  box.global_extent[1] = g1;
-  box.origin[0] = o0;
-  box.origin[1] = o1;
-  return box;
-}
-
 // Every op on the Views users have, in records `<op>@<layout>` whose vs_reference is the
 // ratio to `<op>@right2d` (a LayoutRight View of the same shape, R x C with R * C ~ n):
 // left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1), left3d (LayoutLeft, R x 4 x
@@ -317,8 +307,8 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
     }
     {
       const Kokkos::View<T**, Space> local("dtensor", rows, cols);
-      ops_on("dtensor_default_shard0", local, box_2d(2 * rows, cols, rows, 0));
-      ops_on("dtensor_default_shard1", local, box_2d(2 * rows, 2 * cols, rows, cols));
+      ops_on("dtensor_default_shard0", local, kdt::Impl::box_2d(2 * rows, cols, rows, 0));
+      ops_on("dtensor_default_shard1", local, kdt::Impl::box_2d(2 * rows, 2 * cols, rows, cols));
     }
   };
   struct f32 {
@@ -518,9 +508,9 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     const std::int64_t local_n = rows * cols;
     add("uniform_f32_local_2d", 4, fill, local_n, [&] { kdt::uniform_(local, 0.0, 1.0, gen); });
     add("dtensor_uniform_f32_shard0", 4, fill, local_n,
-        fill_box(local, dist, gen, box_2d(2 * rows, cols, rows, 0)));
+        fill_box(local, dist, gen, kdt::Impl::box_2d(2 * rows, cols, rows, 0)));
     add("dtensor_uniform_f32_shard1", 4, fill, local_n,
-        fill_box(local, dist, gen, box_2d(2 * rows, 2 * cols, rows, cols)));
+        fill_box(local, dist, gen, kdt::Impl::box_2d(2 * rows, 2 * cols, rows, cols)));
     for (auto& r : out) {
       if (r.name.rfind("dtensor_", 0) == 0)
         r.vs_reference = r.gbps / gbps_of["uniform_f32_local_2d"];

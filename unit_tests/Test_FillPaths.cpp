@@ -101,17 +101,6 @@ void check_paths(const View& view, const Dist& dist, const kdt::Impl::GlobalBox&
   check(std::integral_constant<FillPath, FillPath::automatic>{});
 }
 
-// The box of a View in a rank-2 global tensor: global extents g0 x g1, origin (o0, o1).
-kdt::Impl::GlobalBox box_2d(std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
-  kdt::Impl::GlobalBox box;
-  box.rank = 2;
-  box.global_extent[0] = g0;
-  box.global_extent[1] = g1;
-  box.origin[0] = o0;
-  box.origin[1] = o1;
-  return box;
-}
-
 template <class View, class Maker>
 void check_all_boxes_1d(Maker make, const char* name) {
   for (std::int64_t global : {1, 2, 3, 5, 7, 8, 13, 64, 1001, 4099, 9000}) {
@@ -150,7 +139,7 @@ void check_all_boxes_2d(Maker make, const char* name) {
           const std::int64_t n0 = full ? g[0] - o0 : 1 + (g[0] - o0 - 1) / 2;
           const std::int64_t n1 = full ? g[1] - o1 : 1 + (g[1] - o1 - 1) / 2;
           Kokkos::View<T**, Layout, TestSpace> v("v", n0, n1);
-          const kdt::Impl::GlobalBox box = box_2d(g[0], g[1], o0, o1);
+          const kdt::Impl::GlobalBox box = kdt::Impl::box_2d(g[0], g[1], o0, o1);
           check_paths(v, make(), box, kdt::RNGState{99, 40}, std::string(name) + " 2d");
           check_paths(v, make(), box, kdt::RNGState{99, (1ull << 34) - 16},
                       std::string(name) + " 2d across block 2^32");
@@ -209,7 +198,7 @@ void check_every_shape(Maker make, const char* name) {
   // columns, across the 2^32-block boundary, and in rank 3.
   {
     Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 16, 36);
-    const kdt::Impl::GlobalBox box = box_2d(24, 44, 4, 8);
+    const kdt::Impl::GlobalBox box = kdt::Impl::box_2d(24, 44, 4, 8);
     check_paths(v, make(), box, kdt::RNGState{11, 16}, std::string(name) + " vector rows");
     check_paths(v, make(), box, kdt::RNGState{11, (1ull << 34) - 64},
                 std::string(name) + " vector rows across block 2^32");
@@ -227,7 +216,7 @@ void check_every_shape(Maker make, const char* name) {
                 kdt::RNGState{3, (1ull << 34) - 200}, std::string(name) + " column");
     Kokkos::View<T***, Kokkos::LayoutRight, TestSpace> cube("cube", 20, 7, 40);
     auto slab = Kokkos::subview(cube, Kokkos::make_pair(1, 20), Kokkos::ALL, 3);
-    const kdt::Impl::GlobalBox box = box_2d(25, 9, 2, 1);
+    const kdt::Impl::GlobalBox box = kdt::Impl::box_2d(25, 9, 2, 1);
     check_paths(slab, make(), box, kdt::RNGState{3, 12}, std::string(name) + " slab");
   }
 }

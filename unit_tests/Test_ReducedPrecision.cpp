@@ -640,12 +640,7 @@ void check_paths(const std::string& name, const Dist& dist) {
   using Big = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
   Big big("big", kRows + 3, kCols + 6);
   const auto sub = Kokkos::subview(big, std::make_pair(1, 1 + int(kRows)), std::make_pair(2, 31));
-  Impl::GlobalBox box;
-  box.rank = 2;
-  box.global_extent[0] = kRows + 5;
-  box.global_extent[1] = 33;
-  box.origin[0] = 3;
-  box.origin[1] = 1;
+  const Impl::GlobalBox box = Impl::box_2d(kRows + 5, 33, 3, 1);
   const auto fill = [&](auto path) {
     set_inputs(big, input_value);  // (dropout_ reads it)
     Impl::fill_random_with<decltype(path)::value>(Space(), sub, dist, kStart, box);

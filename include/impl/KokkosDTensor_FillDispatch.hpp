@@ -38,6 +38,17 @@ struct GlobalBox {
   std::int64_t origin[8] = {};
 };
 
+// The box of a rank-2 View in a global g0 x g1 tensor, at origin (o0, o1).
+inline GlobalBox box_2d(std::int64_t g0, std::int64_t g1, std::int64_t o0, std::int64_t o1) {
+  GlobalBox box;
+  box.rank = 2;
+  box.global_extent[0] = g0;
+  box.global_extent[1] = g1;
+  box.origin[0] = o0;
+  box.origin[1] = o1;
+  return box;
+}
+
 // The box of a View that is a whole tensor: origin 0, global extents = the View's.
 template <class ViewType>
 GlobalBox whole_view_box(const ViewType& view) {

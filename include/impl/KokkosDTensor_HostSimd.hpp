@@ -326,10 +326,14 @@ KOKKOSDTENSOR_IMPL_AVX512 void store_stream_order(const __m512i (&v)[4], void* d
 // StreamOrder at dst[4 l + j] (the rows kernels), ElementOrder at dst[16 j + l] (the lanes
 // kernel, whose lane l is a row: element j of the 16 rows is then one column, no shuffles).
 // 8-byte elements (2 a block): dst[2 l + j] and dst[16 j + l].
+// arrange: block-lane vectors (word j of 16 blocks) into the 4 vectors of dst's 64 words.
 struct StreamOrder {
   template <class T>
   static constexpr int index(int j, int l) {
     return (sizeof(T) == 8 ? 2 : 4) * l + j;
+  }
+  static KOKKOSDTENSOR_IMPL_AVX512 void arrange(const __m512i (&v)[4], __m512i (&out)[4]) {
+    to_stream_order(v, out);
   }
   static KOKKOSDTENSOR_IMPL_AVX512 void store(const __m512i (&v)[4], void* dst) {
     store_stream_order(v, dst);
@@ -340,10 +344,20 @@ struct ElementOrder {
   static constexpr int index(int j, int l) {
     return 16 * j + l;
   }
+  static KOKKOSDTENSOR_IMPL_AVX512 void arrange(const __m512i (&v)[4], __m512i (&out)[4]) {
+    for (int j = 0; j < 4; ++j) out[j] = v[j];
+  }
   static KOKKOSDTENSOR_IMPL_AVX512 void store(const __m512i (&v)[4], void* dst) {
     for (int j = 0; j < 4; ++j) _mm512_storeu_si512(static_cast<char*>(dst) + 64 * j, v[j]);
   }
 };
+
+// bernoulli_word(word, threshold) in 16 lanes: an unsigned compare; all true at 2^32.
+KOKKOSDTENSOR_IMPL_AVX512 __mmask16 bernoulli_mask16(__m512i w, std::uint64_t threshold) {
+  if (threshold > 0xFFFFFFFFull) return 0xFFFF;
+  return _mm512_cmplt_epu32_mask(
+      w, _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(threshold))));
+}
 
 // uniform01_float in 16 lanes (as uniform01 below).
 KOKKOSDTENSOR_IMPL_AVX512 __m512 uniform01(__m512i w) {
@@ -941,11 +955,9 @@ struct HostAvx512Transform<Bernoulli<float>> {
   template <class Order = host_avx2::StreamOrder>
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Bernoulli<float>& d,
                                               const host_avx2::Words16& w, float* dst) {
-    const bool all = d.threshold > 0xFFFFFFFFull;
-    const __m512i t = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.threshold)));
     __m512i v[4];
     for (int j = 0; j < 4; ++j) {
-      const __mmask16 success = all ? __mmask16(0xFFFF) : _mm512_cmplt_epu32_mask(w.word[j], t);
+      const __mmask16 success = host_avx2::bernoulli_mask16(w.word[j], d.threshold);
       v[j] = _mm512_castps_si512(_mm512_maskz_mov_ps(success, _mm512_set1_ps(1.0f)));
     }
     Order::store(v, dst);
@@ -961,16 +973,10 @@ struct HostAvx512Transform<Dropout<float>> {
   static KOKKOSDTENSOR_IMPL_AVX512 void apply(const Dropout<float>& d, const host_avx2::Words16& w,
                                               float* dst) {
     __m512i s[4];  // the words of dst + 16 k
-    if constexpr (std::is_same<Order, host_avx2::ElementOrder>::value) {
-      for (int k = 0; k < 4; ++k) s[k] = w.word[k];
-    } else {
-      host_avx2::to_stream_order(w.word, s);
-    }
-    const bool all = d.threshold > 0xFFFFFFFFull;
-    const __m512i t = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(d.threshold)));
+    Order::arrange(w.word, s);
     const __m512 scale = _mm512_set1_ps(d.scale);
     for (int k = 0; k < 4; ++k) {
-      const __mmask16 success = all ? __mmask16(0xFFFF) : _mm512_cmplt_epu32_mask(s[k], t);
+      const __mmask16 success = host_avx2::bernoulli_mask16(s[k], d.threshold);
       const __m512 kept = _mm512_mul_ps(_mm512_loadu_ps(dst + 16 * k), scale);
       _mm512_storeu_ps(dst + 16 * k, _mm512_maskz_mov_ps(static_cast<__mmask16>(~success), kept));
     }
