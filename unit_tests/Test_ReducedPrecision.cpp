@@ -340,25 +340,68 @@ std::uint32_t expected_bits(float x, const float* bounds) {
   }
 }
 
+// A block of four words through `rounded` on TestSpace: the fill kernels' form of the rule
+// (on NVIDIA devices a packed compare on the rounded pairs, not the float compare).
+template <class T, class Rounded>
+struct BoundRuleBlocks {
+  Rounded rounded;
+  Kokkos::View<std::uint32_t*, TestSpace> words;
+  Kokkos::View<std::uint16_t*, TestSpace> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const int b) const {
+    Impl::PhiloxBlock block;
+    for (int e = 0; e < 4; ++e) block.word[e] = words(4 * b + e);
+    T values[4] = {};
+    rounded(block, values);
+    for (int e = 0; e < 4; ++e) out(4 * b + e) = Impl::reduced_to_bits(values[e]);
+  }
+};
+
+template <class T, class Rounded>
+std::vector<std::uint16_t> blocks_on_test_space(const Rounded& rounded,
+                                                const std::vector<std::uint32_t>& words) {
+  BoundRuleBlocks<T, Rounded> f{rounded,
+                                Kokkos::View<std::uint32_t*, TestSpace>("words", words.size()),
+                                Kokkos::View<std::uint16_t*, TestSpace>("out", words.size())};
+  Kokkos::deep_copy(
+      f.words, Kokkos::View<const std::uint32_t*, Kokkos::HostSpace>(words.data(), words.size()));
+  Kokkos::parallel_for(Kokkos::RangePolicy<TestSpace>(0, static_cast<int>(words.size() / 4)), f);
+  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.out);
+  return std::vector<std::uint16_t>(out.data(), out.data() + out.size());
+}
+
 // The bound rule at the words that reach it: a draw of uniform_(from, to) on T equals the
 // float draw rounded, a rounded `to` becoming `from`, for the words whose float value is
-// nearest `to` (and a sample). 1 - 2^-12 rounds to 1 in binary16 by a tie: the least float
-// that rounds there is `to` itself, so the float's clamp below `to` decides.
+// nearest `to` (and a sample), element by element on the host and in blocks on TestSpace
+// (for (0, 1) also as the fill kernels run it: StandardUniform with the same rule). 1 - 2^-12
+// rounds to 1 in binary16 by a tie: the least float that rounds there is `to` itself, so the
+// float's clamp below `to` decides.
 template <class T>
 void check_bound_rule_words(float from, float to) {
   const auto rounded = Impl::make_uniform<T>(from, to, "test");
   const auto dist = Impl::make_uniform<float>(from, to, "test");
   const float bounds[2] = {from, to};
   std::mt19937 random(30);
+  std::vector<std::uint32_t> words(1u << 18), want(words.size());
   int failures = 0;
-  for (std::uint32_t k = 0; k < (1u << 18); ++k) {
+  for (std::uint32_t k = 0; k < words.size(); ++k) {
     const std::uint32_t w = k < (1u << 17) ? 0xFFFFFFFFu - k * 0x80u : random();
+    words[k] = w;
+    want[k] = expected_bits<T>(dist.element(w, w, 0.0f), bounds);
     const std::uint32_t got = Impl::reduced_to_bits(rounded.element(w, w, T()));
-    const std::uint32_t want = expected_bits<T>(dist.element(w, w, 0.0f), bounds);
-    if (got != want && failures++ < 5)
+    if (got != want[k] && failures++ < 5)
       ADD_FAILURE() << "uniform_(" << from << ", " << to << ") word " << std::hex << w << ": "
-                    << got << ", the rounded float draw " << want;
+                    << got << ", the rounded float draw " << want[k];
   }
+  const auto check_blocks = [&](const std::vector<std::uint16_t>& got, const char* form) {
+    for (std::size_t k = 0; k < words.size(); ++k)
+      if (got[k] != want[k] && failures++ < 5)
+        ADD_FAILURE() << form << " uniform_(" << from << ", " << to << ") word " << std::hex
+                      << words[k] << ": " << got[k] << ", the rounded float draw " << want[k];
+  };
+  check_blocks(blocks_on_test_space<T>(rounded, words), "blocks");
+  if (from == 0 && to == 1)
+    check_blocks(blocks_on_test_space<T>(Impl::rounded_standard_uniform(rounded), words),
+                 "standard blocks");
   EXPECT_EQ(failures, 0);
 }
 
@@ -367,6 +410,8 @@ TEST(ReducedPrecisionRounding, BoundRuleAtTheTopWords) {
     check_bound_rule_words<TestHalf>(0.5f, to);
     check_bound_rule_words<TestBHalf>(0.5f, to);
   }
+  check_bound_rule_words<TestHalf>(0.0f, 1.0f);
+  check_bound_rule_words<TestBHalf>(0.0f, 1.0f);
   check_bound_rule_words<TestHalf>(-2.0f, 3.0f);
   check_bound_rule_words<TestBHalf>(-1.0f, -0x1p-30f);  // `to` rounds to -0
   check_bound_rule_words<TestHalf>(-1.0f, 0x1p-30f);    // `to` rounds to +0

@@ -89,8 +89,10 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
                 "RoundedDistribution rounds a float distribution");
   static constexpr bool reads_input = FloatDist::reads_input;
   FloatDist dist;
-  // uniform_: an unclamped float value >= bound_threshold becomes bound_value (rounded_uniform).
+  // uniform_: an unclamped float value >= bound_threshold becomes bound_value (rounded_uniform);
+  // equally, a rounded value at or above rounded_threshold becomes rounded_value.
   float bound_threshold = 0.0f, bound_value = 0.0f;
+  std::uint16_t rounded_threshold = 0, rounded_value = 0;
 
   // The float value of word w before rounding.
   KOKKOS_INLINE_FUNCTION float float_value(std::uint32_t w, float input) const {
@@ -109,10 +111,21 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
   // A block: the four floats rounded together (in pairs on NVIDIA devices, where the ops that
   // read their input give NaN only by float arithmetic: its one NaN).
   KOKKOS_INLINE_FUNCTION void operator()(const PhiloxBlock& block, T (&values)[4]) const {
+#if defined(__CUDA_ARCH__)
+    constexpr bool rule_on_pairs = takes_bound_rule<FloatDist>::value;
+#else
+    constexpr bool rule_on_pairs = false;
+#endif
     float x[4];
-    for (int e = 0; e < 4; ++e)
-      x[e] = float_value(block.word[e], reads_input ? reduced_to_float_operand(values[e]) : 0.0f);
-    round_four_to_reduced<T, reads_input>(x, values);
+    if constexpr (rule_on_pairs) {  // uniform_'s bound rule on the rounded pairs
+      for (int e = 0; e < 4; ++e) x[e] = dist.unclamped(block.word[e], block.word[e]);
+      round_four_to_reduced<T>(x, values);
+      replace_at_or_above(values, rounded_threshold, rounded_value);
+    } else {
+      for (int e = 0; e < 4; ++e)
+        x[e] = float_value(block.word[e], reads_input ? reduced_to_float_operand(values[e]) : 0.0f);
+      round_four_to_reduced<T, reads_input>(x, values);
+    }
   }
 };
 
@@ -136,6 +149,8 @@ KOKKOS_INLINE_FUNCTION RoundedDistribution<T, FloatUniform> rounded_uniform(
   const float least = least_float_rounding_to<T>(round_to_reduced_bits<T>(to));
   rounded.bound_threshold = least <= below_to ? least : to;
   rounded.bound_value = least <= below_to ? from : below_to;
+  rounded.rounded_threshold = round_to_reduced_bits<T>(to);
+  rounded.rounded_value = round_to_reduced_bits<T>(rounded.bound_value);
   return rounded;
 }
 
@@ -242,6 +257,19 @@ template <class Dist>
 struct is_rounded_uniform : std::false_type {};
 template <class T>
 struct is_rounded_uniform<RoundedDistribution<T, Uniform<float>>> : std::true_type {};
+
+// uniform_(0, 1) on a 16-bit T as the fill kernels run it: StandardUniform with `dist`'s
+// bound rule (from = 0: the same rule).
+template <class T>
+RoundedDistribution<T, StandardUniform<float>> rounded_standard_uniform(
+    const RoundedDistribution<T, Uniform<float>>& dist) {
+  auto standard = rounded_distribution<T>(StandardUniform<float>{});
+  standard.bound_threshold = dist.bound_threshold;
+  standard.bound_value = dist.bound_value;
+  standard.rounded_threshold = dist.rounded_threshold;
+  standard.rounded_value = dist.rounded_value;
+  return standard;
+}
 
 template <class T>
 bool is_standard_uniform(const Uniform<T>& dist) {

@@ -58,6 +58,8 @@ struct FillColumnsGeometry : FillRowsGeometry<T, Dist, false, Index> {
 
 // Blocks per device work item: K independent Philox chains per thread.
 constexpr int column_blocks_per_item = 4;
+// Blocks of each row per device work item of R > 1 rows (16 / R: 16 blocks per thread).
+constexpr int column_vector_blocks_per_item(int R) { return 16 / R; }
 
 // Rows per device work item for the vector stores: 16 bytes of float, double or 64-bit
 // elements, 8 of 16-bit ones; 1 (no vectors) for 1-byte elements.
@@ -77,20 +79,25 @@ constexpr int column_vector_rows() {
 // boundary (rows_aligned) those columns are K whole blocks; otherwise they straddle K + 1
 // blocks, shifted by the row's start modulo E.
 //
-// R > 1 rows per item: item t takes the same columns of the R rows R (t % (rows / R)) + i,
-// neighbours in memory, and stores each column's R elements as one vector (16 bytes for
-// float); K = 8 / R blocks of each row, 8 blocks per thread. For rows that start on a block
-// boundary, a column extent divisible by R and rows aligned to R elements (the dispatch
-// checks).
+// R > 1 rows per item: item t takes the same row_blocks blocks (row_blocks E columns) of the R
+// rows R (t % (rows / R)) + i, neighbours in memory, and stores each column's R elements as
+// one vector (16 bytes for float). A loop over the blocks, so that an item can be long: with
+// 2 blocks of 4 rows, finding the item's rows was a sixth of a normal_ item's instructions on
+// the H200 (docs/performance.md, "Layouts"). For rows that start on a block boundary, a
+// column extent divisible by R, rows aligned to R elements and a launch whose blocks share
+// the high 32 bits of their index, counter_high (the dispatch checks): the counters are
+// 32-bit words, as in the rows kernel's SharedHigh form.
 template <class T, class Dist, class Index, int R = 1>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
-  static constexpr int K = R == 1 ? column_blocks_per_item : 8 / R;
+  static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
-  static constexpr int C = K * E;  // columns per work item
+  static constexpr int C = K * E;  // columns per work item (R = 1)
   divider_t<Index> per_rows;       // divides by rows / R
   bool rows_aligned = true;
-  std::uint64_t column_stride = 0;  // L distance of neighbouring rows (R > 1)
+  int row_blocks = 0;               // R > 1: blocks of each row per work item
+  std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
+  std::uint32_t counter_high = 0;   // R > 1: the high word of every block's index
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const { run(item, this->dist); }
 
@@ -126,8 +133,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
             words, with);
   }
 
-  // R > 1: R rows' K whole blocks each, block by block: the R rows' block j, each row's words
-  // drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
+  // R > 1: R rows' row_blocks whole blocks each, block by block: the R rows' block j, each row's
+  // words drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
   // then its E columns stored as R-element vectors.
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
@@ -136,24 +143,26 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     std::int64_t memory_offset;
     std::uint64_t row_start;
     this->locate_row(row_index, memory_offset, row_start);
-    const std::int64_t first_column = static_cast<std::int64_t>(group) * C;
+    const std::int64_t first_column = static_cast<std::int64_t>(group) * row_blocks * E;
     const std::int64_t step = this->element_step;
     T* const out = this->data + memory_offset + first_column * step;
     const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
-    const bool whole = count >= C;
-    std::uint64_t counter[R];
-    KOKKOSDTENSOR_IMPL_UNROLL
-    for (int i = 0; i < R; ++i)
-      counter[i] = this->first_block +
-                   (row_start + i * column_stride + static_cast<std::uint64_t>(first_column)) / E;
-    KOKKOSDTENSOR_IMPL_UNROLL
-    for (int j = 0; j < K; ++j) {
+    // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
+    const std::uint32_t counter = static_cast<std::uint32_t>(
+        this->first_block + (row_start + static_cast<std::uint64_t>(first_column)) / E);
+    const int blocks = count >= row_blocks * E ? row_blocks : static_cast<int>((count + E - 1) / E);
+    // Not unrolled: unrolled, nvcc overlapped the blocks and took more registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll 1
+#endif
+    for (int j = 0; j < blocks; ++j) {
+      T* const at = out + static_cast<std::int64_t>(j) * E * step;
+      const std::int64_t left = count - static_cast<std::int64_t>(j) * E;  // columns from `at`
       T columns[E][R];
       if (Dist::reads_input) {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e)
-          if (whole || j * E + e < count)
-            load_block<T, R>(out + (j * E + e) * step, columns[e], true);
+          if (e < left) load_block<T, R>(at + e * step, columns[e], true);
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int i = 0; i < R; ++i) {
@@ -161,16 +170,15 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         if (Dist::reads_input) {
           KOKKOSDTENSOR_IMPL_UNROLL
           for (int e = 0; e < E; ++e)
-            if (whole || j * E + e < count) block[e] = columns[e][i];
+            if (e < left) block[e] = columns[e][i];
         }
-        with(stream_block(this->key, counter[i] + j), block);
+        with(stream_block(this->key, counter + i * column_blocks + j, counter_high), block);
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = block[e];
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int e = 0; e < E; ++e)
-        if (whole || j * E + e < count)
-          store_block<T, R>(out + (j * E + e) * step, columns[e], true);
+        if (e < left) store_block<T, R>(at + e * step, columns[e], true);
     }
   }
 

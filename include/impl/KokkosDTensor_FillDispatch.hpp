@@ -185,6 +185,18 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
                        functor);
 }
 
+// Whether all the stream blocks of a non-empty View's elements (those of L = origin_linear up to
+// its last element's) share the high 32 bits of their index.
+template <class T>
+bool blocks_share_high_word(const StridedData<T>& view, const RNGState& state, int E,
+                            std::uint64_t origin_linear, const std::uint64_t* global_stride) {
+  std::uint64_t last_linear = origin_linear;
+  for (int d = 0; d < view.rank; ++d)
+    last_linear += static_cast<std::uint64_t>(view.extent[d] - 1) * global_stride[d];
+  const std::uint64_t first_block = state.offset / 4;
+  return ((first_block + origin_linear / E) >> 32) == ((first_block + last_linear / E) >> 32);
+}
+
 // The rows path for a View whose box was checked (global_stride: the global tensor's
 // row-major strides). Returns false, launching nothing, if it does not apply.
 template <FillPath Path, class ExecSpace, class T, class Dist>
@@ -250,14 +262,9 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   const std::uint64_t units_per_row =
       host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks
                  : interior_items + (partial_blocks ? 2 : 0);
-  // Whether all the stream blocks the launch touches (those of elements origin_linear ...
-  // last_linear) share the high 32 bits of their index.
-  std::uint64_t last_linear = origin_linear;
-  for (int d = 0; d < rank; ++d)
-    last_linear += static_cast<std::uint64_t>(view.extent[d] - 1) * global_stride[d];
-  const std::uint64_t first_block = state.offset / 4;
-  const std::uint64_t counter_high = (first_block + origin_linear / E) >> 32;
-  const bool shared_high = size > 0 && ((first_block + last_linear / E) >> 32) == counter_high;
+  const std::uint64_t counter_high = (state.offset / 4 + origin_linear / E) >> 32;
+  const bool shared_high =
+      size > 0 && blocks_share_high_word(view, state, E, origin_linear, global_stride);
   const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
                      size < (std::uint64_t(1) << 31) && blocks_per_row < (std::uint64_t(1) << 31);
   const int row_rank = one_row ? 0 : rank - 1;
@@ -408,23 +415,35 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                          functor);
   } else {
     // R neighbouring rows per item, stored as vectors, when every group of R rows lies in one
-    // run of the column dimension and is aligned to R elements.
+    // run of the column dimension and is aligned to R elements, and the launch's blocks share
+    // the high word of their index.
+    const std::uint64_t counter_high = (state.offset / 4 + origin_linear / E) >> 32;
     constexpr int R = column_vector_rows<T>();
     bool vector_rows = R > 1 && rows_aligned && run % R == 0 &&
-                       reinterpret_cast<std::uintptr_t>(view.data) % (R * sizeof(T)) == 0;
+                       reinterpret_cast<std::uintptr_t>(view.data) % (R * sizeof(T)) == 0 &&
+                       blocks_share_high_word(view, state, E, origin_linear, global_stride);
     for (int d = 0; d <= last; ++d)
       if (d != column && view.extent[d] > 1 && view.stride[d] % R != 0) vector_rows = false;
     const auto go = [&](auto index_tag, auto rows_tag) {
       using Index = typename decltype(index_tag)::type;
       constexpr int rows_per_item = decltype(rows_tag)::value;
       using Functor = FillColumnsFunctor<T, Dist, Index, rows_per_item>;
-      constexpr int C = Functor::C;
-      const std::uint64_t items = rows / rows_per_item * ((row_length + C - 1) / C);
       Functor functor{};
+      functor.row_blocks = column_vector_blocks_per_item(rows_per_item);
+      // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
+      // (kdt-perf). Values do not depend on it.
+      if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
+        const int n = std::atoi(blocks);
+        if (n >= 1 && n <= 64) functor.row_blocks = n;
+      }
+      const std::uint64_t C =
+          rows_per_item > 1 ? static_cast<std::uint64_t>(functor.row_blocks) * E : Functor::C;
+      const std::uint64_t items = rows / rows_per_item * ((row_length + C - 1) / C);
       set_geometry(functor);
       functor.per_rows = divider_t<Index>(static_cast<Index>(rows / rows_per_item));
       functor.rows_aligned = rows_aligned;
-      functor.column_stride = global_stride[column];
+      functor.column_blocks = static_cast<std::uint32_t>(global_stride[column] / E);
+      functor.counter_high = static_cast<std::uint32_t>(counter_high);
       launch_device_items<Dist>(space, functor, static_cast<Index>(items));
     };
     using one_row = std::integral_constant<int, 1>;
@@ -537,10 +556,7 @@ void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value
   }
   if constexpr (Path != FillPath::generic && is_rounded_uniform<Dist>::value) {  // 16-bit T
     if (is_standard_uniform(dist.dist)) {
-      auto standard = rounded_distribution<T>(StandardUniform<float>{});
-      standard.bound_threshold = dist.bound_threshold;  // (from = 0: the same rule)
-      standard.bound_value = dist.bound_value;
-      fill_strided<Path>(space, view, standard, state, box);
+      fill_strided<Path>(space, view, rounded_standard_uniform(dist), state, box);
       return;
     }
   }

@@ -173,6 +173,11 @@ struct FillRowsGeometry {
                                               std::uint64_t& row_start) const {
     memory_offset = 0;
     row_start = origin_linear;
+    if (!OneRow && row_rank == 1) {  // (a matrix: no loop, no divisions)
+      memory_offset = static_cast<std::int64_t>(row) * memory_stride[0];
+      row_start += static_cast<std::uint64_t>(row) * global_stride[0];
+      return;
+    }
     for (int d = OneRow ? -1 : row_rank - 1; d >= 0; --d) {
       const Index next = d == 0 ? Index(0) : row_divider[d].divide(row);
       const Index i = d == 0 ? row : row - next * row_extent[d];

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_NormalQuantile.hpp>
 
@@ -59,6 +61,14 @@ void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index it
     team = std::min(static_cast<int>(Functor::With::team_size),
                     probe.team_size_max(functor, Kokkos::ParallelForTag()));
     waves = Functor::With::waves;
+    // KOKKOSDTENSOR_TABLE_TEAM=THREADS,WAVES: another launch shape, for measuring (kdt-perf).
+    // Values do not depend on it.
+    if (const char* shape = std::getenv("KOKKOSDTENSOR_TABLE_TEAM")) {
+      const char* comma = std::strchr(shape, ',');
+      const int threads = std::atoi(shape), w = comma ? std::atoi(comma + 1) : 0;
+      if (threads >= 32 && threads <= team && threads % 32 == 0) team = threads;
+      if (w >= 1 && w <= 64) waves = static_cast<std::uint64_t>(w);
+    }
   }
   // `waves` waves of resident teams, fewer when the work is small.
   const std::uint64_t resident = std::max<std::uint64_t>(1, space.concurrency() / team) * waves;
