@@ -58,8 +58,10 @@ struct FillColumnsGeometry : FillRowsGeometry<T, Dist, false, Index> {
 
 // Blocks per device work item: K independent Philox chains per thread.
 constexpr int column_blocks_per_item = 4;
-// Blocks of each row per device work item of R > 1 rows (16 / R: 16 blocks per thread).
-constexpr int column_vector_blocks_per_item(int R) { return 16 / R; }
+// Blocks of each row per device work item of R > 1 rows: 16 blocks a thread for 4-byte types
+// (the fastest of 2, 4 and 8 for `uniform_`, `normal_`, `exponential_` on the H200), 8 for
+// 8-byte ones (16 slowed `normal_` f64; docs/performance.md, "Layouts").
+constexpr int column_vector_row_blocks = 4;
 
 // Rows per device work item for the vector stores: 16 bytes of float, double or 64-bit
 // elements, 8 of 16-bit ones; 1 (no vectors) for 1-byte elements.

@@ -429,7 +429,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       constexpr int rows_per_item = decltype(rows_tag)::value;
       using Functor = FillColumnsFunctor<T, Dist, Index, rows_per_item>;
       Functor functor{};
-      functor.row_blocks = column_vector_blocks_per_item(rows_per_item);
+      functor.row_blocks = column_vector_row_blocks;
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
