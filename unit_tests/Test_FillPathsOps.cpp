@@ -24,4 +24,3 @@ TEST(FillPaths, BernoulliDropoutBitsRandint) {
   check_rows<std::int32_t>([] { return kdt::Impl::make_randint<std::int32_t>(-5, 1000, "t"); },
                            "randint i32");
 }
-

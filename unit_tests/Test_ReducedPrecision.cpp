@@ -415,6 +415,60 @@ TEST(ReducedPrecisionRounding, BoundRuleAtTheTopWords) {
   check_bound_rule_words<TestHalf>(-2.0f, 3.0f);
   check_bound_rule_words<TestBHalf>(-1.0f, -0x1p-30f);  // `to` rounds to -0
   check_bound_rule_words<TestHalf>(-1.0f, 0x1p-30f);    // `to` rounds to +0
+  check_bound_rule_words<TestHalf>(-0.25f, 0x1p-30f);   // ... and the top word's value to -0
+}
+
+// The rule on rounded values (Impl::replace_at_or_above, the fill kernels' form: on NVIDIA
+// devices a packed compare of two values) for every finite pattern against thresholds at the
+// zeros, at +-1, at the smallest and largest values: replaced exactly when the value is at or
+// above the threshold in the table's order, where -0 lies below +0 (the float rule's order).
+template <class T>
+struct ReplaceEveryPattern {
+  std::uint16_t threshold, replacement;
+  Kokkos::View<std::uint16_t*, TestSpace> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const int b) const {
+    T values[4];
+    for (int e = 0; e < 4; ++e) values[e] = Impl::reduced_from_bits<T>(std::uint16_t(4 * b + e));
+    Impl::replace_at_or_above(values, threshold, replacement);
+    for (int e = 0; e < 4; ++e) out(4 * b + e) = Impl::reduced_to_bits(values[e]);
+  }
+};
+
+template <class T>
+void check_replace_at_or_above() {
+  const Format16& format = Impl::ReducedFloatFormat<T>::bfloat16 ? bfloat16() : binary16();
+  // A pattern's place in the order: its value, -0 just below +0.
+  const auto place = [&](std::uint16_t bits) {
+    const double magnitude = format.value[bits & 0x7FFFu];
+    if (bits == 0x8000u) return -std::ldexp(format.value[1], -1);
+    return (bits & 0x8000u) ? -magnitude : magnitude;
+  };
+  const std::uint16_t largest = static_cast<std::uint16_t>(format.infinity - 1);
+  const std::uint16_t one = format.round(1.0f);
+  for (const std::uint16_t threshold :
+       {std::uint16_t(0), std::uint16_t(0x8000), one, std::uint16_t(one | 0x8000), std::uint16_t(1),
+        std::uint16_t(0x8001), largest, std::uint16_t(largest | 0x8000)}) {
+    const std::uint16_t replacement = format.round(-0.375f);
+    ReplaceEveryPattern<T> f{threshold, replacement,
+                             Kokkos::View<std::uint16_t*, TestSpace>("out", 0x10000)};
+    Kokkos::parallel_for(Kokkos::RangePolicy<TestSpace>(0, 0x4000), f);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.out);
+    int failures = 0;
+    for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+      if ((bits & 0x7FFFu) >= format.infinity) continue;  // not finite
+      const std::uint16_t b16 = static_cast<std::uint16_t>(bits);
+      const std::uint16_t want = place(b16) >= place(threshold) ? replacement : b16;
+      if (got(bits) != want && failures++ < 5)
+        ADD_FAILURE() << std::hex << "threshold " << threshold << ", pattern " << bits << ": "
+                      << got(bits) << ", expected " << want;
+    }
+    EXPECT_EQ(failures, 0) << "threshold " << std::hex << threshold;
+  }
+}
+
+TEST(ReducedPrecisionRounding, ReplaceAtOrAboveEveryPattern) {
+  check_replace_at_or_above<TestHalf>();
+  check_replace_at_or_above<TestBHalf>();
 }
 
 // An input value for the ops that read one (dropout_, bernoulli_ probabilities): exact in

@@ -255,24 +255,29 @@ KOKKOS_INLINE_FUNCTION float reduced_to_float(const T& value) {
 // `replacement` (bits): uniform_'s bound rule after rounding (rounding is monotone, so a
 // float at or above the least float that rounds to `threshold` rounds at or above it). On
 // NVIDIA devices a pair at a time: one packed compare and one select per pair instead of a
-// compare and a select per element (docs/performance.md, "Reduced precision").
+// compare and a select per element (docs/performance.md, "Reduced precision"). A threshold
+// of +0: -0 compares equal to it but lies below it in the float rule, so the values are
+// compared with their lowest bit set (-0 becomes the least negative value, +0 the least
+// positive one, no value crosses zero).
 template <class T>
 KOKKOS_INLINE_FUNCTION void replace_at_or_above(T (&values)[4], std::uint16_t threshold,
                                                 std::uint16_t replacement) {
+  const std::uint16_t nudge = threshold == 0 ? 1 : 0;
 #if defined(__CUDA_ARCH__)
   std::uint32_t pairs[2];
   memcpy(pairs, values, 8);
   const std::uint32_t thresholds = threshold * 0x10001u, replacements = replacement * 0x10001u;
   for (int p = 0; p < 2; ++p) {
+    const std::uint32_t compared = pairs[p] | nudge * 0x10001u;
     std::uint32_t mask;
     if constexpr (ReducedFloatFormat<T>::bfloat16) {
       __nv_bfloat162 a, b;
-      memcpy(&a, &pairs[p], 4);
+      memcpy(&a, &compared, 4);
       memcpy(&b, &thresholds, 4);
       mask = __hge2_mask(a, b);
     } else {
       __half2 a, b;
-      memcpy(&a, &pairs[p], 4);
+      memcpy(&a, &compared, 4);
       memcpy(&b, &thresholds, 4);
       mask = __hge2_mask(a, b);
     }
@@ -281,8 +286,10 @@ KOKKOS_INLINE_FUNCTION void replace_at_or_above(T (&values)[4], std::uint16_t th
   memcpy(values, pairs, 8);
 #else
   const float at = reduced_bits_to_float<T>(threshold);
-  for (int e = 0; e < 4; ++e)
-    if (reduced_to_float(values[e]) >= at) values[e] = reduced_from_bits<T>(replacement);
+  for (int e = 0; e < 4; ++e) {
+    const std::uint16_t compared = static_cast<std::uint16_t>(reduced_to_bits(values[e]) | nudge);
+    if (reduced_bits_to_float<T>(compared) >= at) values[e] = reduced_from_bits<T>(replacement);
+  }
 #endif
 }
 
