@@ -60,7 +60,7 @@ struct FillColumnsGeometry : FillRowsGeometry<T, Dist, false, Index> {
 constexpr int column_blocks_per_item = 4;
 // Blocks of each row per device work item of R > 1 rows: 16 blocks a thread for 4-byte types
 // (the fastest of 2, 4 and 8 for `uniform_`, `normal_`, `exponential_` on the H200), 8 for
-// 8-byte ones (16 slowed `normal_` f64; docs/performance.md, "Layouts").
+// 8-byte ones, as before the loop (docs/performance.md, "Layouts").
 constexpr int column_vector_row_blocks = 4;
 
 // Rows per device work item for the vector stores: 16 bytes of float, double or 64-bit
