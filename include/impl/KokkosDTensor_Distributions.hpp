@@ -258,17 +258,12 @@ struct is_rounded_uniform : std::false_type {};
 template <class T>
 struct is_rounded_uniform<RoundedDistribution<T, Uniform<float>>> : std::true_type {};
 
-// uniform_(0, 1) on a 16-bit T as the fill kernels run it: StandardUniform with `dist`'s
-// bound rule (from = 0: the same rule).
+// uniform_(0, 1) on a 16-bit T as the fill kernels run it: StandardUniform with the bound
+// rule of `dist` (whose from is 0 and to 1), made as make_uniform made it.
 template <class T>
 RoundedDistribution<T, StandardUniform<float>> rounded_standard_uniform(
     const RoundedDistribution<T, Uniform<float>>& dist) {
-  auto standard = rounded_distribution<T>(StandardUniform<float>{});
-  standard.bound_threshold = dist.bound_threshold;
-  standard.bound_value = dist.bound_value;
-  standard.rounded_threshold = dist.rounded_threshold;
-  standard.rounded_value = dist.rounded_value;
-  return standard;
+  return rounded_uniform<T>(StandardUniform<float>{}, 0.0f, 1.0f, dist.dist.below_to);
 }
 
 template <class T>

@@ -185,6 +185,12 @@ void launch_rows(const ExecSpace& space, const StridedData<T>& view, const Dist&
                        functor);
 }
 
+// The high 32 bits of the index of the stream block that holds element L = linear (E elements
+// a block).
+inline std::uint64_t block_high_word(const RNGState& state, int E, std::uint64_t linear) {
+  return (state.offset / 4 + linear / E) >> 32;
+}
+
 // Whether all the stream blocks of a non-empty View's elements (those of L = origin_linear up to
 // its last element's) share the high 32 bits of their index.
 template <class T>
@@ -193,8 +199,7 @@ bool blocks_share_high_word(const StridedData<T>& view, const RNGState& state, i
   std::uint64_t last_linear = origin_linear;
   for (int d = 0; d < view.rank; ++d)
     last_linear += static_cast<std::uint64_t>(view.extent[d] - 1) * global_stride[d];
-  const std::uint64_t first_block = state.offset / 4;
-  return ((first_block + origin_linear / E) >> 32) == ((first_block + last_linear / E) >> 32);
+  return block_high_word(state, E, origin_linear) == block_high_word(state, E, last_linear);
 }
 
 // The rows path for a View whose box was checked (global_stride: the global tensor's
@@ -262,7 +267,7 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   const std::uint64_t units_per_row =
       host_style ? (blocks_per_row + host_chunk_blocks - 1) / host_chunk_blocks
                  : interior_items + (partial_blocks ? 2 : 0);
-  const std::uint64_t counter_high = (state.offset / 4 + origin_linear / E) >> 32;
+  const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
   const bool shared_high =
       size > 0 && blocks_share_high_word(view, state, E, origin_linear, global_stride);
   const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
@@ -417,7 +422,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // R neighbouring rows per item, stored as vectors, when every group of R rows lies in one
     // run of the column dimension and is aligned to R elements, and the launch's blocks share
     // the high word of their index.
-    const std::uint64_t counter_high = (state.offset / 4 + origin_linear / E) >> 32;
+    const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
     bool vector_rows = R > 1 && rows_aligned && run % R == 0 &&
                        reinterpret_cast<std::uintptr_t>(view.data) % (R * sizeof(T)) == 0 &&
