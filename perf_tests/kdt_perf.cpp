@@ -452,6 +452,13 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
     add("bits_u32", 4, fill, n, [&] { kdt::random_bits_(u32, gen); });
   }
   {
+    // The same op in the allocation that the ceiling and uniform_f32 use: tells an
+    // allocation's speed from the kernel's (bits_u32 on the H200, docs/performance.md).
+    Kokkos::View<std::uint32_t*, Space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u32(
+        reinterpret_cast<std::uint32_t*>(f32.data()), n);
+    add("bits_u32_ceiling_buffer", 4, fill, n, [&] { kdt::random_bits_(u32, gen); });
+  }
+  {
     Kokkos::View<std::int32_t*, Space> i32("i32", n);
     add("randint_i32", 4, fill, n, [&] { kdt::randint_(i32, 0, 1000, gen); });
     add("geometric_i32", 4, fill, n, [&] { kdt::geometric_(i32, 0.3, gen); });

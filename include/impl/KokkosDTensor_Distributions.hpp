@@ -120,7 +120,9 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
     if constexpr (rule_on_pairs) {  // uniform_'s bound rule on the rounded pairs
       for (int e = 0; e < 4; ++e) x[e] = dist.unclamped(block.word[e], block.word[e]);
       round_four_to_reduced<T>(x, values);
-      replace_at_or_above(values, rounded_threshold, rounded_value);
+      // (StandardUniform's threshold is 1's bits, never +0.)
+      replace_at_or_above<T, !std::is_same<FloatDist, StandardUniform<float>>::value>(
+          values, rounded_threshold, rounded_value);
     } else {
       for (int e = 0; e < 4; ++e)
         x[e] = float_value(block.word[e], reads_input ? reduced_to_float_operand(values[e]) : 0.0f);
@@ -257,6 +259,11 @@ template <class Dist>
 struct is_rounded_uniform : std::false_type {};
 template <class T>
 struct is_rounded_uniform<RoundedDistribution<T, Uniform<float>>> : std::true_type {};
+// Whether Dist is a 16-bit uniform_ as the fill kernels run it (either form).
+template <class Dist>
+struct is_16bit_uniform : is_rounded_uniform<Dist> {};
+template <class T>
+struct is_16bit_uniform<RoundedDistribution<T, StandardUniform<float>>> : std::true_type {};
 
 // uniform_(0, 1) on a 16-bit T as the fill kernels run it: StandardUniform with the bound
 // rule of `dist` (whose from is 0 and to 1), made as make_uniform made it.

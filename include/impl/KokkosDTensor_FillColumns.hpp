@@ -152,14 +152,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (row_start + static_cast<std::uint64_t>(first_column)) / E);
-    const int blocks = count >= row_blocks * E ? row_blocks : static_cast<int>((count + E - 1) / E);
-    // Not unrolled: unrolled, nvcc overlapped the blocks and took more registers.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll 1
-#endif
-    for (int j = 0; j < blocks; ++j) {
+    // Block j of the item: `left` columns from its first (E or more: the whole block).
+    const auto fill_block = [&](const int j, const std::int64_t left) {
       T* const at = out + static_cast<std::int64_t>(j) * E * step;
-      const std::int64_t left = count - static_cast<std::int64_t>(j) * E;  // columns from `at`
       T columns[E][R];
       if (Dist::reads_input) {
         KOKKOSDTENSOR_IMPL_UNROLL
@@ -181,7 +176,22 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int e = 0; e < E; ++e)
         if (e < left) store_block<T, R>(at + e * step, columns[e], true);
+    };
+    if constexpr (sizeof(T) >= 8) {
+      // 8-byte types, a whole item of the default length: unrolled, so that one block's
+      // table reads overlap another's (normal_ f64 is bound by them; docs/performance.md).
+      if (row_blocks == column_vector_row_blocks && count >= column_vector_row_blocks * E) {
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int j = 0; j < column_vector_row_blocks; ++j) fill_block(j, E);
+        return;
+      }
     }
+    const int blocks = count >= row_blocks * E ? row_blocks : static_cast<int>((count + E - 1) / E);
+    // Not unrolled: unrolled, nvcc overlapped the blocks and took more registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll 1
+#endif
+    for (int j = 0; j < blocks; ++j) fill_block(j, count - static_cast<std::int64_t>(j) * E);
   }
 
   // Columns [first_column, first_column + C) from K + 1 blocks whose element `shift` is the

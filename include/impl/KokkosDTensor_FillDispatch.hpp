@@ -258,10 +258,14 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
       on_host && (Path == FillPath::rows_host || Path == FillPath::rows_host_portable ||
                   (Path == FillPath::automatic && host_has_avx2_fma()));
   const bool host_simd = Path != FillPath::rows_host_portable;
-  // Blocks per device work item: strided_blocks_per_item for ops that only write, one for
-  // dropout_, which also reads (docs/performance.md). Host spaces take one, except on the
-  // tests' rows_device path, which checks the device's choice against the reference.
-  constexpr int device_k = Dist::reads_input ? 1 : strided_blocks_per_item;
+  // Blocks per device work item: strided_blocks_per_item for ops that only write, twice that
+  // for 16-bit uniform_ (bound by instruction issue: the item's setup over twice the
+  // elements), one for dropout_, which also reads (docs/performance.md). Host spaces take
+  // one, except on the tests' rows_device path, which checks the device's choice against the
+  // reference.
+  constexpr int device_k = Dist::reads_input               ? 1
+                           : is_16bit_uniform<Dist>::value ? 2 * strided_blocks_per_item
+                                                           : strided_blocks_per_item;
   constexpr int k = on_host && Path != FillPath::rows_device ? 1 : device_k;
   const std::uint64_t interior_items = (whole_blocks + k - 1) / k;
   const std::uint64_t units_per_row =

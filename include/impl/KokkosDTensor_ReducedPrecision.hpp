@@ -258,11 +258,12 @@ KOKKOS_INLINE_FUNCTION float reduced_to_float(const T& value) {
 // compare and a select per element (docs/performance.md, "Reduced precision"). A threshold
 // of +0: -0 compares equal to it but lies below it in the float rule, so the values are
 // compared with their lowest bit set (-0 becomes the least negative value, +0 the least
-// positive one, no value crosses zero).
-template <class T>
+// positive one, no value crosses zero). ThresholdMayBeZero = false (uniform_(0, 1), whose
+// threshold is 1) drops that step.
+template <class T, bool ThresholdMayBeZero = true>
 KOKKOS_INLINE_FUNCTION void replace_at_or_above(T (&values)[4], std::uint16_t threshold,
                                                 std::uint16_t replacement) {
-  const std::uint16_t nudge = threshold == 0 ? 1 : 0;
+  const std::uint16_t nudge = ThresholdMayBeZero && threshold == 0 ? 1 : 0;
 #if defined(__CUDA_ARCH__)
   std::uint32_t pairs[2];
   memcpy(pairs, values, 8);
