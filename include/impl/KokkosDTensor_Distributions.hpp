@@ -259,11 +259,12 @@ template <class Dist>
 struct is_rounded_uniform : std::false_type {};
 template <class T>
 struct is_rounded_uniform<RoundedDistribution<T, Uniform<float>>> : std::true_type {};
-// Whether Dist is a 16-bit uniform_ as the fill kernels run it (either form).
+// Whether Dist is a 16-bit uniform_ as the fill kernels run it (either form: a rounded
+// distribution that takes the bound rule).
 template <class Dist>
-struct is_16bit_uniform : is_rounded_uniform<Dist> {};
-template <class T>
-struct is_16bit_uniform<RoundedDistribution<T, StandardUniform<float>>> : std::true_type {};
+struct is_16bit_uniform : std::false_type {};
+template <class T, class FloatDist>
+struct is_16bit_uniform<RoundedDistribution<T, FloatDist>> : takes_bound_rule<FloatDist> {};
 
 // uniform_(0, 1) on a 16-bit T as the fill kernels run it: StandardUniform with the bound
 // rule of `dist` (whose from is 0 and to 1), made as make_uniform made it.
