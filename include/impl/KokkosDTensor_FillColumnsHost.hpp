@@ -79,6 +79,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   std::uint64_t lane_stride;  // stream elements from a row to the next one of its run
   // The transforms of whole blocks (fill_8_avx2: Dist's AVX2 or scalar transform).
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
+  // Chunks drawn together in AVX-512 (independent Philox chains, as the rows kernel's
+  // philox16<2>): the fastest of 1, 2 and 4 on one Zen 4 core (docs/performance.md, "Layouts"):
+  // 4 for float, 2 for other types, 1 for the ops that read their input.
+  static constexpr int chains = Dist::reads_input ? 1 : (std::is_same<T, float>::value ? 4 : 2);
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
@@ -210,33 +214,56 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       advance_avx512(lo[0], hi[0]);
     }
     alignas(64) T values[L * E];
-    for (std::uint64_t k = k0; k < k1; ++k) {
-      host_avx2::Words16 words[1];
-      host_avx2::philox16_counters<1>(this->key, lo, hi, words);  // block k, or k + 1
-      advance_avx512(lo[0], hi[0]);
-      if (shifted) {
-        const host_avx2::Words16 chunk = join_avx512(current[0], words[0], at);
-        current[0] = words[0];
-        words[0] = chunk;
+    std::uint64_t k = k0;
+    chunks_avx512<chains>(rows, k, k1, lo[0], hi[0], current[0], shifted, at, values);
+    chunks_avx512<1>(rows, k, k1, lo[0], hi[0], current[0], shifted, at, values);
+  }
+
+  // Chunks k, k + 1, ... NB at a time while NB remain before k1 (k moves on).
+  template <int NB>
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunks_avx512(
+      T* rows, std::uint64_t& k, std::uint64_t k1, __m512i& lo, __m512i& hi,
+      host_avx2::Words16& current, bool shifted, const __mmask16 (&at)[3], T* values) const {
+    for (; k + NB <= k1; k += NB) {
+      __m512i lo_n[NB], hi_n[NB];
+      for (int g = 0; g < NB; ++g) {
+        lo_n[g] = lo;
+        hi_n[g] = hi;
+        advance_avx512(lo, hi);
       }
-      if constexpr (HostAvx512Transform<Dist>::available) {
-        // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
-        if (Dist::reads_input) load_elements_avx512(rows, k, values);
-        HostAvx512Transform<Dist>::template apply<host_avx2::ElementOrder>(this->dist, words[0],
-                                                                           values);
-        store_elements_avx512(rows, k, values);
-      } else {
-        // In stream order, the AVX2 transform of each half, then permuted into columns.
-        if (Dist::reads_input) load_columns_avx512(rows, k, values);
-        for (int h = 0; h < 2; ++h) {
-          host_avx2::Words8 half;
-          for (int j = 0; j < 4; ++j)
-            half.word[j] = h == 0 ? _mm512_castsi512_si256(words[0].word[j])
-                                  : _mm512_extracti64x4_epi64(words[0].word[j], 1);
-          blocks.fill_8_avx2(values + 8 * h * E, half);
-        }
-        store_columns_avx512(rows, k, values);
+      host_avx2::Words16 words[NB];
+      host_avx2::philox16_counters<NB>(this->key, lo_n, hi_n, words);  // blocks k.. (or k + 1..)
+      for (int g = 0; g < NB; ++g)
+        chunk_avx512(rows, k + g, words[g], current, shifted, at, values);
+    }
+  }
+
+  // Chunk k of the group from `words` (block k of each lane; k + 1 when shifted, `current`
+  // holding block k and taking k + 1).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunk_avx512(
+      T* rows, std::uint64_t k, host_avx2::Words16 words, host_avx2::Words16& current, bool shifted,
+      const __mmask16 (&at)[3], T* values) const {
+    if (shifted) {
+      const host_avx2::Words16 chunk = join_avx512(current, words, at);
+      current = words;
+      words = chunk;
+    }
+    if constexpr (HostAvx512Transform<Dist>::available) {
+      // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
+      if (Dist::reads_input) load_elements_avx512(rows, k, values);
+      HostAvx512Transform<Dist>::template apply<host_avx2::ElementOrder>(this->dist, words, values);
+      store_elements_avx512(rows, k, values);
+    } else {
+      // In stream order, the AVX2 transform of each half, then permuted into columns.
+      if (Dist::reads_input) load_columns_avx512(rows, k, values);
+      for (int h = 0; h < 2; ++h) {
+        host_avx2::Words8 half;
+        for (int j = 0; j < 4; ++j)
+          half.word[j] = h == 0 ? _mm512_castsi512_si256(words.word[j])
+                                : _mm512_extracti64x4_epi64(words.word[j], 1);
+        blocks.fill_8_avx2(values + 8 * h * E, half);
       }
+      store_columns_avx512(rows, k, values);
     }
   }
 
