@@ -83,11 +83,12 @@ inline std::uint64_t offset_after(const RNGState& state, int words_per_element,
 // Which kernel fill_random runs. automatic: the rows kernels when the View's last dimension
 // is contiguous (device style on device execution spaces; on host ones host style when its
 // AVX2+FMA version runs, device style with one block per item otherwise), else the columns
-// kernels when another dimension is (device style on device spaces, host style on host ones),
-// else generic. The others force a path, for the tests and kdt-perf only: a forced path that
-// does not apply to the View falls back to generic; rows_device on a host space runs the
-// device's blocks per item and both counter forms (and the device-style columns kernel);
-// rows_host runs the host-style kernels; rows_host_portable is rows_host without AVX2.
+// kernels when another dimension is (device style on device spaces, host style on host ones,
+// which take Views with no unit stride too), else the elements kernel on devices, else
+// generic. The others force a path, for the tests and kdt-perf only: a forced path that does
+// not apply to the View falls back to generic; rows_device on a host space runs the device's
+// blocks per item and both counter forms (and the device-style columns kernel); rows_host
+// runs the host-style kernels; rows_host_portable is rows_host without AVX2.
 enum class FillPath { automatic, generic, rows_device, rows_host, rows_host_portable };
 
 template <class ExecSpace>
@@ -325,8 +326,8 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
 }
 
 // The columns path for a View whose last dimension is strided in memory and another has unit
-// stride (KokkosDTensor_FillColumns.hpp, KokkosDTensor_FillColumnsHost.hpp). Returns false,
-// launching nothing, if it does not apply.
+// stride (KokkosDTensor_FillColumns.hpp, KokkosDTensor_FillColumnsHost.hpp), and on hosts for
+// one with no unit stride at all. Returns false, launching nothing, if it does not apply.
 template <FillPath Path, class ExecSpace, class T, class Dist>
 bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
                   const RNGState& state, const GlobalBox& box, const std::uint64_t* global_stride) {
@@ -343,14 +344,19 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     else
       dims[row_rank++] = d;
   }
-  if (column < 0) return false;
-  dims[row_rank++] = column;
+  constexpr bool on_host = runs_on_host<ExecSpace>();
+  // No unit stride at all (a column of a LayoutRight matrix): on hosts the tiles below, whose
+  // Philox runs in vectors (the generic kernel runs it a block at a time); on devices the
+  // elements kernel.
+  if (column < 0 && !(on_host && Path != FillPath::rows_device)) return false;
+  if (column >= 0) dims[row_rank++] = column;
   std::uint64_t origin_linear = 0;
   for (int d = 0; d <= last; ++d)
     origin_linear += static_cast<std::uint64_t>(box.origin[d]) * global_stride[d];
   const std::uint64_t row_length = static_cast<std::uint64_t>(view.extent[last]);
   const std::uint64_t rows = view.size() / row_length;
-  const bool rows_aligned = origin_linear % E == 0 && global_stride[last - 1] % E == 0;
+  const bool rows_aligned =
+      origin_linear % E == 0 && (last == 0 || global_stride[last - 1] % E == 0);
   const std::uint64_t blocks_per_row = (row_length + E - 1) / E + (rows_aligned ? 0 : 1);
   const auto set_geometry = [&](auto& f) {
     using Index = std::decay_t<decltype(f.rows)>;
@@ -359,11 +365,11 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     f.element_step = view.stride[last];
     f.rows = static_cast<Index>(rows);
   };
-  constexpr bool on_host = runs_on_host<ExecSpace>();
-  const std::uint64_t run = static_cast<std::uint64_t>(view.extent[column]);
+  const std::uint64_t run = column >= 0 ? static_cast<std::uint64_t>(view.extent[column]) : 1;
   if constexpr (on_host && Path != FillPath::rows_device) {
     using Lanes = FillColumnsLanesFunctor<T, Dist>;
-    if (Path != FillPath::rows_host_portable && run >= Lanes::L && Lanes::available()) {
+    if (Path != FillPath::rows_host_portable && column >= 0 && run >= Lanes::L &&
+        Lanes::available()) {
       Lanes functor{};
       set_geometry(functor);
       // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
