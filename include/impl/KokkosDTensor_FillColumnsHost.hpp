@@ -109,8 +109,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row());
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
-    std::uint64_t q = first;
-    for (; takes_type && q + L <= last; q += L) {
+    const auto group = [&](const std::uint64_t q) {
       std::int64_t memory_offset;
       std::uint64_t row_start;
       this->locate_row(run_index * run + q, memory_offset, row_start);
@@ -119,6 +118,14 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         group_avx512(rows, row_start, k0, k1);
       else
         group_avx2(rows, row_start, k0, k1);
+    };
+    std::uint64_t q = first;
+    for (; takes_type && q + L <= last; q += L) group(q);
+    // The band's last rows, fewer than L: its last L rows as a group again (the rows already
+    // written get the same values again), unless the op reads its input; else one by one.
+    if (takes_type && !Dist::reads_input && q < last && last - first >= L) {
+      group(last - L);
+      q = last;
     }
     for (; q < last; ++q) {
       std::int64_t memory_offset;
