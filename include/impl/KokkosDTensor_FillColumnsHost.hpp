@@ -3,7 +3,7 @@
 
 // The host-style columns kernels (the device style is in KokkosDTensor_FillColumns.hpp):
 // lanes, for runs of 16 rows or more of 4- and 8-byte elements on CPUs with AVX2, and tiles
-// through a buffer for the rest.
+// through a buffer for the rest (Views with no unit stride among them).
 
 #include <algorithm>
 #include <cstdint>

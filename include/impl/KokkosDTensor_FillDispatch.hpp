@@ -365,11 +365,11 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     f.element_step = view.stride[last];
     f.rows = static_cast<Index>(rows);
   };
+  // (No unit stride: runs of one row, which the lanes kernel does not take.)
   const std::uint64_t run = column >= 0 ? static_cast<std::uint64_t>(view.extent[column]) : 1;
   if constexpr (on_host && Path != FillPath::rows_device) {
     using Lanes = FillColumnsLanesFunctor<T, Dist>;
-    if (Path != FillPath::rows_host_portable && column >= 0 && run >= Lanes::L &&
-        Lanes::available()) {
+    if (Path != FillPath::rows_host_portable && run >= Lanes::L && Lanes::available()) {
       Lanes functor{};
       set_geometry(functor);
       // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
