@@ -450,6 +450,16 @@ void run_size(std::int64_t n, const Options& opt, std::vector<Record>& records) 
   {
     Kokkos::View<std::uint32_t*, Space> u32("u32", n);
     add("bits_u32", 4, fill, n, [&] { kdt::random_bits_(u32, gen); });
+#if defined(KOKKOS_ENABLE_CUDA)
+    // cudaMemset in bits_u32's own allocation: bits_u32 against it tells the kernel's speed
+    // from the allocation's (docs/performance.md, "Known gaps").
+    if (!device_is_host) {
+      add("cuda_memset_bits_buffer", 4, "", n, [&] {
+        cudaMemsetAsync(u32.data(), 0, sizeof(std::uint32_t) * static_cast<std::size_t>(n),
+                        Space().cuda_stream());
+      });
+    }
+#endif
   }
   {
     // The same op in the allocation that the ceiling and uniform_f32 use: tells an

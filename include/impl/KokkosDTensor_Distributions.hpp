@@ -116,8 +116,17 @@ struct RoundedDistribution : ElementwiseDistribution<RoundedDistribution<T, Floa
 #else
     constexpr bool rule_on_pairs = false;
 #endif
+    // bf16 uniform_(0, 1): the integer (word >> 8) rounded, then scaled by 2^-24 in pairs
+    // (exact: the same bits, one multiply per pair instead of one per element).
+    constexpr bool scales_pairs = rule_on_pairs && ReducedFloatFormat<T>::bfloat16 &&
+                                  std::is_same<FloatDist, StandardUniform<float>>::value;
     float x[4];
-    if constexpr (rule_on_pairs) {  // uniform_'s bound rule on the rounded pairs
+    if constexpr (scales_pairs) {
+      for (int e = 0; e < 4; ++e) x[e] = static_cast<float>(block.word[e] >> 8);
+      round_four_to_reduced<T>(x, values);
+      scale_bf16_by_2_pow_minus_24(values);
+      replace_at_or_above<T, false>(values, rounded_threshold, rounded_value);
+    } else if constexpr (rule_on_pairs) {  // uniform_'s bound rule on the rounded pairs
       for (int e = 0; e < 4; ++e) x[e] = dist.unclamped(block.word[e], block.word[e]);
       round_four_to_reduced<T>(x, values);
       // (StandardUniform's threshold is 1's bits, never +0.)

@@ -211,6 +211,31 @@ KOKKOS_INLINE_FUNCTION void round_four_to_reduced(const float (&x)[4], T (&out)[
 #endif
 }
 
+// bfloat16 values scaled by 2^-24, a pair per multiply on NVIDIA devices: exact for the
+// values of bf16 uniform_(0, 1) before its scale (integers below 2^24, rounded), so rounding
+// the integer and then scaling gives the bits of rounding the scaled float.
+template <class T>
+KOKKOS_INLINE_FUNCTION void scale_bf16_by_2_pow_minus_24(T (&values)[4]) {
+  static_assert(ReducedFloatFormat<T>::bfloat16, "scales bfloat16 values");
+#if defined(__CUDA_ARCH__)
+  std::uint32_t pairs[2];
+  memcpy(pairs, values, 8);
+  const std::uint32_t factors = 0x33803380u;  // 2^-24 in both halves
+  for (int p = 0; p < 2; ++p) {
+    __nv_bfloat162 a, b;
+    memcpy(&a, &pairs[p], 4);
+    memcpy(&b, &factors, 4);
+    const __nv_bfloat162 scaled = __hmul2(a, b);
+    memcpy(&pairs[p], &scaled, 4);
+  }
+  memcpy(values, pairs, 8);
+#else
+  for (int e = 0; e < 4; ++e)
+    values[e] = reduced_from_bits<T>(
+        round_to_reduced_bits<T>(reduced_bits_to_float<T>(reduced_to_bits(values[e])) * 0x1p-24f));
+#endif
+}
+
 // The least float that rounds to the finite 16-bit value with bits `bits` (+0 for +0): a
 // float x at most that value rounds to `bits` exactly when x >= it, as rounding is monotone
 // (x != -0). The boundary is the midpoint to the next value down (exact in float), included
