@@ -105,6 +105,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
+  // A band's groups take their lanes from the first group's (AVX-512) instead of computing
+  // them (a scalar loop over 16 rows, about two chunks' time): one Zen 4 core, uniform_ f64
+  // +10-15 %, float ops +0-12 %; random_bits_ and randint_, whose transforms are almost free,
+  // ran 5-20 % slower so (not understood), and keep computing them (docs/performance.md).
+  static constexpr bool lanes_from_first_group = takes_type &&
+                                                 !std::is_same<Dist, RandomBits<T>>::value &&
+                                                 !std::is_same<Dist, RandInt<T>>::value;
 
   // Whether the kernel takes T and the CPU (AVX2 at least).
   static bool available() {
@@ -134,11 +141,26 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       this->locate_row(run_index * run + q, memory_offset, row_start);
       T* const rows = this->data + memory_offset;
       if (blocks.use_avx512)
-        group_avx512(rows, row_start, k0, k1);
+        group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1);
       else
         group_avx2(rows, row_start, k0, k1);
     };
     std::uint64_t q = first;
+    if (lanes_from_first_group && blocks.use_avx512 && q + L <= last) {
+      // The band's groups from its first one's lanes: a group's rows are L further on in
+      // memory, its counters L * lane_stride / E blocks further, its lanes' shifts the same.
+      std::int64_t memory_offset;
+      std::uint64_t row_start;
+      this->locate_row(run_index * run + q, memory_offset, row_start);
+      T* rows = this->data + memory_offset;
+      LanesAvx512 lanes = start_lanes_avx512(row_start, k0);
+      const std::uint64_t step = L * lane_stride / E;
+      for (; q + L <= last; q += L) {
+        group_avx512(rows, lanes, k0, k1);
+        rows += L;
+        next_lanes_avx512(lanes, step);
+      }
+    }
     for (; takes_type && q + L <= last; q += L) group(q);
     // The band's last rows, fewer than L: its last L rows as a group again (the rows already
     // written get the same values again), unless the op reads its input; else one by one.
@@ -220,20 +242,43 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     return chunk;
   }
 
-  // Group `rows` (16 rows, lane 0's starting at row_start), chunks [k0, k1) of each, in AVX-512.
+  // A group's 16 lanes: their next blocks' counters, where their chunks start in a block.
+  struct LanesAvx512 {
+    __m512i lo, hi;
+    __mmask16 at[3];  // at[t - 1]: the lanes whose chunk starts at word t of their block
+    bool shifted;     // whether any lane's does not start at word 0
+  };
+  // The lanes of the group whose lane 0 starts at row_start, at chunk k0.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) LanesAvx512 start_lanes_avx512(
+      std::uint64_t row_start, std::uint64_t k0) const {
+    alignas(64) std::uint32_t lane_lo[L], lane_hi[L], lane_shift[L];
+    LanesAvx512 lanes;
+    lanes.shifted = lane_counters(row_start, k0, lane_lo, lane_hi, lane_shift);
+    lanes.lo = _mm512_load_si512(lane_lo);
+    lanes.hi = _mm512_load_si512(lane_hi);
+    const __m512i shift = _mm512_load_si512(lane_shift);
+    for (int t = 1; t < 4; ++t)
+      lanes.at[t - 1] = _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(t));
+    return lanes;
+  }
+  // The lanes `step` blocks further on (64-bit counters as low and high words).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static void next_lanes_avx512(
+      LanesAvx512& lanes, std::uint64_t step) {
+    const __m512i step_lo = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(step)));
+    lanes.lo = _mm512_add_epi32(lanes.lo, step_lo);
+    const __mmask16 carry = _mm512_cmplt_epu32_mask(lanes.lo, step_lo);
+    lanes.hi = _mm512_add_epi32(lanes.hi, _mm512_set1_epi32(static_cast<int>(step >> 32)));
+    lanes.hi = _mm512_mask_add_epi32(lanes.hi, carry, lanes.hi, _mm512_set1_epi32(1));
+  }
+
+  // Group `rows` (its lanes `lanes` at chunk k0), chunks [k0, k1) of each, in AVX-512.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(T* rows,
-                                                                           std::uint64_t row_start,
+                                                                           const LanesAvx512& lanes,
                                                                            std::uint64_t k0,
                                                                            std::uint64_t k1) const {
-    alignas(64) std::uint32_t lane_lo[L], lane_hi[L], lane_shift[L];
-    const bool shifted = lane_counters(row_start, k0, lane_lo, lane_hi, lane_shift);
-    __m512i lo[1] = {_mm512_load_si512(lane_lo)}, hi[1] = {_mm512_load_si512(lane_hi)};
-    const __m512i one = _mm512_set1_epi32(1);
-    // at[t - 1]: the lanes whose chunk starts at word t of their block.
-    const __m512i shift = _mm512_load_si512(lane_shift);
-    const __mmask16 at[3] = {_mm512_cmpeq_epi32_mask(shift, one),
-                             _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(2)),
-                             _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(3))};
+    __m512i lo[1] = {lanes.lo}, hi[1] = {lanes.hi};
+    const bool shifted = lanes.shifted;
+    const __mmask16 at[3] = {lanes.at[0], lanes.at[1], lanes.at[2]};
     host_avx2::Words16 current[1];  // block k of each lane, when shifted
     alignas(64) T values[L * E];
     std::uint64_t k = k0;
