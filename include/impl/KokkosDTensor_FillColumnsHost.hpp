@@ -147,8 +147,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     };
     std::uint64_t q = first;
     if (lanes_from_first_group && blocks.use_avx512 && q + L <= last) {
-      // The band's groups from its first one's lanes: a group's rows are L further on in
-      // memory, its counters L * lane_stride / E blocks further, its lanes' shifts the same.
+      // The band's groups from its first one's lanes: a group's rows are L elements further
+      // on in memory (the column dimension has unit stride), its counters L * lane_stride / E
+      // blocks further (L * lane_stride is a multiple of E), its lanes' starts the same.
       std::int64_t memory_offset;
       std::uint64_t row_start;
       this->locate_row(run_index * run + q, memory_offset, row_start);
