@@ -135,11 +135,15 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row());
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
-    const auto group = [&](const std::uint64_t q) {
+    // Row q of the run: its data, and its start in the stream (row_start).
+    const auto row_of_run = [&](const std::uint64_t q, std::uint64_t& row_start) {
       std::int64_t memory_offset;
-      std::uint64_t row_start;
       this->locate_row(run_index * run + q, memory_offset, row_start);
-      T* const rows = this->data + memory_offset;
+      return this->data + memory_offset;
+    };
+    const auto group = [&](const std::uint64_t q) {
+      std::uint64_t row_start;
+      T* const rows = row_of_run(q, row_start);
       if (blocks.use_avx512)
         group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1);
       else
@@ -150,10 +154,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       // The band's groups from its first one's lanes: a group's rows are L elements further
       // on in memory (the column dimension has unit stride), its counters L * lane_stride / E
       // blocks further (L * lane_stride is a multiple of E), its lanes' starts the same.
-      std::int64_t memory_offset;
       std::uint64_t row_start;
-      this->locate_row(run_index * run + q, memory_offset, row_start);
-      T* rows = this->data + memory_offset;
+      T* rows = row_of_run(q, row_start);
       LanesAvx512 lanes = start_lanes_avx512(row_start, k0);
       const std::uint64_t step = L * lane_stride / E;
       for (; q + L <= last; q += L) {
@@ -170,17 +172,16 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       q = last;
     }
     for (; q < last; ++q) {
-      std::int64_t memory_offset;
       std::uint64_t row_start;
-      this->locate_row(run_index * run + q, memory_offset, row_start);
+      T* const row = row_of_run(q, row_start);
       // Blocks k0 .. k1 - 1 of the row, and the last item its blocks past the last chunk
       // (one more where the row starts inside a block).
       const std::uint64_t row_blocks = (row_start % E + this->row_length + E - 1) / E;
       const std::uint64_t end = k1 == chunks_per_row() ? row_blocks : k1;
       for (std::uint64_t k = k0; k < end; ++k) {
         const std::uint64_t b = row_start / E + k;
-        this->fill_strided_block(this->data + memory_offset, row_start, b,
-                                 stream_block(this->key, this->first_block + b), this->dist);
+        this->fill_strided_block(row, row_start, b, stream_block(this->key, this->first_block + b),
+                                 this->dist);
       }
     }
 #else
@@ -277,7 +278,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                                                            const LanesAvx512& lanes,
                                                                            std::uint64_t k0,
                                                                            std::uint64_t k1) const {
-    __m512i lo[1] = {lanes.lo}, hi[1] = {lanes.hi};
+    __m512i lo = lanes.lo, hi = lanes.hi;
     const bool shifted = lanes.shifted;
     const __mmask16 at[3] = {lanes.at[0], lanes.at[1], lanes.at[2]};
     host_avx2::Words16 current[1];  // block k of each lane, when shifted
@@ -288,14 +289,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       if (shifted && k + chains <= k1) {
         // Block k0 in one batch with the first chains chunks' blocks (chains + 1 chains).
         constexpr int NB = chains + 1;
-        __m512i lo_n[NB], hi_n[NB];
-        for (int g = 0; g < NB; ++g) {
-          lo_n[g] = lo[0];
-          hi_n[g] = hi[0];
-          advance_avx512(lo[0], hi[0]);
-        }
         host_avx2::Words16 words[NB];
-        host_avx2::philox16_counters<NB>(this->key, lo_n, hi_n, words);
+        next_blocks_avx512(lo, hi, words);
         current[0] = words[0];
         for (int g = 1; g < NB; ++g)
           chunk_avx512(rows, k + g - 1, words[g], current[0], shifted, at, values);
@@ -303,12 +298,22 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         first_drawn = true;
       }
     }
-    if (shifted && !first_drawn) {
-      host_avx2::philox16_counters<1>(this->key, lo, hi, current);
-      advance_avx512(lo[0], hi[0]);
+    if (shifted && !first_drawn) next_blocks_avx512(lo, hi, current);
+    chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values);
+    chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values);
+  }
+
+  // The next NB blocks of each lane (counters lo, hi; they move on), as NB Philox chains.
+  template <int NB>
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void
+  next_blocks_avx512(__m512i& lo, __m512i& hi, host_avx2::Words16 (&words)[NB]) const {
+    __m512i lo_n[NB], hi_n[NB];
+    for (int g = 0; g < NB; ++g) {
+      lo_n[g] = lo;
+      hi_n[g] = hi;
+      advance_avx512(lo, hi);
     }
-    chunks_avx512<chains>(rows, k, k1, lo[0], hi[0], current[0], shifted, at, values);
-    chunks_avx512<1>(rows, k, k1, lo[0], hi[0], current[0], shifted, at, values);
+    host_avx2::philox16_counters<NB>(this->key, lo_n, hi_n, words);
   }
 
   // Chunks k, k + 1, ... NB at a time while NB remain before k1 (k moves on).
@@ -317,14 +322,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       T* rows, std::uint64_t& k, std::uint64_t k1, __m512i& lo, __m512i& hi,
       host_avx2::Words16& current, bool shifted, const __mmask16 (&at)[3], T* values) const {
     for (; k + NB <= k1; k += NB) {
-      __m512i lo_n[NB], hi_n[NB];
-      for (int g = 0; g < NB; ++g) {
-        lo_n[g] = lo;
-        hi_n[g] = hi;
-        advance_avx512(lo, hi);
-      }
       host_avx2::Words16 words[NB];
-      host_avx2::philox16_counters<NB>(this->key, lo_n, hi_n, words);  // blocks k.. (or k + 1..)
+      next_blocks_avx512(lo, hi, words);  // blocks k.. (or k + 1..)
       for (int g = 0; g < NB; ++g)
         chunk_avx512(rows, k + g, words[g], current, shifted, at, values);
     }
