@@ -240,19 +240,25 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
       one_row ? (end_whole > first_whole ? end_whole - first_whole : 0) : row_length / E;
   const bool partial_blocks = one_row ? origin_linear % E != 0 || (origin_linear + size) % E != 0
                                       : !rows_aligned || row_length % E != 0;
-  // Vector stores (device backends): every row's first whole block is aligned to the
-  // block's size when the first row's is and rows are a whole number of blocks apart in
-  // memory and in L.
+  // Vector stores (device backends): every row's first whole block is aligned to `bytes`
+  // when the first row's is and rows are a whole number of blocks apart in L and a multiple
+  // of `bytes` apart in memory.
+  const auto rows_aligned_to = [&](std::size_t bytes) {
+    if (!one_row && !rows_aligned) return false;
+    if (reinterpret_cast<std::uintptr_t>(view.data + (first_whole * E - origin_linear)) % bytes)
+      return false;
+    for (int d = 0; !one_row && d + 1 < rank; ++d) {
+      if (view.extent[d] > 1 && static_cast<std::size_t>(view.stride[d]) * sizeof(T) % bytes)
+        return false;
+    }
+    return true;
+  };
   constexpr std::size_t block_bytes = sizeof(T) * E;
-  bool vector_stores =
-      reinterpret_cast<std::uintptr_t>(view.data + (first_whole * E - origin_linear)) %
-          block_bytes ==
-      0;
-  for (int d = 0; !one_row && d + 1 < rank; ++d) {
-    if (view.extent[d] > 1 && static_cast<std::size_t>(view.stride[d]) * sizeof(T) % block_bytes)
-      vector_stores = false;
-  }
-  if (!one_row && !rows_aligned) vector_stores = false;
+  const bool vector_stores = rows_aligned_to(block_bytes);
+  // Blocks per store on device spaces: two for 16-bit ops that only write (one 16-byte
+  // store), where rows are aligned to two blocks (FillRowsFunctor's P).
+  constexpr int device_p = is_reduced_float<T>() && !Dist::reads_input ? 2 : 1;
+  const bool run_stores = device_p > 1 && rows_aligned_to(device_p * block_bytes);
   // Host style: on host spaces, when its AVX2+FMA version runs or a test asks for it.
   constexpr bool on_host = runs_on_host<ExecSpace>();
   const bool host_style =
@@ -290,6 +296,15 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
       // path, to check it on the host).
       constexpr bool shared_table =
           uses_shared_normal_table<Dist>::value && (!on_host || Path == FillPath::rows_device);
+      // (Not `if constexpr`: nvcc 13 rejected this lambda's Index inside one.)
+      constexpr int p = vector ? device_p : 1;
+      if (p > 1 && run_stores) {
+        launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast, p>, Index,
+                    shared_table>(space, view, dist, state, row_rank, origin_linear, global_stride,
+                                  row_length, rows, blocks_per_row, units_per_row, interior_items,
+                                  static_cast<std::uint32_t>(counter_high), host_simd);
+        return;
+      }
       launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast>, Index, shared_table>(
           space, view, dist, state, row_rank, origin_linear, global_stride, row_length, rows,
           blocks_per_row, units_per_row, interior_items, static_cast<std::uint32_t>(counter_high),

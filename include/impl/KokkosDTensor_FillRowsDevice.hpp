@@ -34,7 +34,14 @@ constexpr int strided_blocks_per_item = 8;
 // On the H200, through Kokkos' RangePolicy, uniform_ f32 ran 3% (this body, K = 4) to 7% (a
 // minimal body) faster with it than with a 64-bit counter per block (docs/performance.md,
 // "Why it is built this way").
-template <class T, class Dist, bool OneRow, class Index, int K, bool VectorStores, bool SharedHigh>
+//
+// P: blocks per store. With P > 1 item t fills the runs of P blocks that start at whole
+// blocks P t, P (t + interior_items), ... (K / P runs), a run one vector store: 16-bit ops
+// that only write store two blocks as 16 bytes instead of as two 8-byte stores (faster on
+// the H200: docs/performance.md, "Reduced precision"). VectorStores then needs runs
+// aligned to their size.
+template <class T, class Dist, bool OneRow, class Index, int K, bool VectorStores, bool SharedHigh,
+          int P = 1>
 struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
   static constexpr bool is_host_style = false;
   // Work items per row for the whole blocks (per_row.divisor counts two more when rows have
@@ -74,34 +81,66 @@ struct FillRowsFunctor : FillRowsGeometry<T, Dist, OneRow, Index> {
     const Index whole = end_whole > first_whole ? static_cast<Index>(end_whole - first_whole) : 0;
     T* const base = row_data + (first_whole * E - row_start);
     const std::uint64_t counter = this->first_block + first_whole;
-    // Unrolled explicitly: without it nvcc 13 made the normal_ f32 kernel 15% longer
-    // (PTX: 2095 instead of 1825 instructions; the other kernels came out the same).
-    PhiloxBlock words[K];
+    if constexpr (P == 1) {
+      // Unrolled explicitly: without it nvcc 13 made the normal_ f32 kernel 15% longer
+      // (PTX: 2095 instead of 1825 instructions; the other kernels came out the same).
+      PhiloxBlock words[K];
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif
-    for (int j = 0; j < K; ++j) {
-      if constexpr (SharedHigh) {
-        const std::uint32_t low = static_cast<std::uint32_t>(counter) +
-                                  static_cast<std::uint32_t>(t + j * interior_items);
-        words[j] = stream_block(this->key, low, counter_high);
-      } else {
-        words[j] =
-            stream_block(this->key, counter + static_cast<std::uint64_t>(t + j * interior_items));
+      for (int j = 0; j < K; ++j) words[j] = whole_block_words(counter, t + j * interior_items);
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+      for (int j = 0; j < K; ++j) {
+        const Index b = t + j * interior_items;
+        if (b < whole) {
+          T* const dst = base + static_cast<std::size_t>(b) * E;
+          T values[E] = {};
+          if (Dist::reads_input) load_block<T, E>(dst, values, VectorStores);
+          with(words[j], values);
+          store_block<T, E>(dst, values, VectorStores);
+        }
+      }
+    } else {
+      // Run s: the P blocks from P (t + s interior_items), one store when all are whole.
+      // Each run's Philox right before its store: with all K drawn first, as above, the
+      // 16-bit uniform_ kernel kept far more registers live (docs/performance.md).
+      static_assert(!Dist::reads_input, "P blocks per store only for ops that only write");
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+      for (int s = 0; s < K / P; ++s) {
+        const Index first = (t + s * interior_items) * P;
+        PhiloxBlock words[P];
+        for (int p = 0; p < P; ++p) words[p] = whole_block_words(counter, first + p);
+        T* const dst = base + static_cast<std::size_t>(first) * E;
+        if (first + P <= whole) {
+          T values[P][E] = {};
+          for (int p = 0; p < P; ++p) with(words[p], values[p]);
+          T joined[P * E];
+          memcpy(joined, values, sizeof(joined));
+          store_block<T, P * E>(dst, joined, VectorStores);
+        } else {
+          for (int p = 0; p < P; ++p) {
+            if (first + p < whole) {
+              T values[E] = {};
+              with(words[p], values);
+              store_block<T, E>(dst + p * E, values, VectorStores);
+            }
+          }
+        }
       }
     }
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll
-#endif
-    for (int j = 0; j < K; ++j) {
-      const Index b = t + j * interior_items;
-      if (b < whole) {
-        T* const dst = base + static_cast<std::size_t>(b) * E;
-        T values[E] = {};
-        if (Dist::reads_input) load_block<T, E>(dst, values, VectorStores);
-        with(words[j], values);
-        store_block<T, E>(dst, values, VectorStores);
-      }
+  }
+
+  // The words of whole block b of a row whose first whole block is stream block `counter`.
+  KOKKOS_FORCEINLINE_FUNCTION PhiloxBlock whole_block_words(std::uint64_t counter, Index b) const {
+    if constexpr (SharedHigh) {
+      const std::uint32_t low = static_cast<std::uint32_t>(counter) + static_cast<std::uint32_t>(b);
+      return stream_block(this->key, low, counter_high);
+    } else {
+      return stream_block(this->key, counter + static_cast<std::uint64_t>(b));
     }
   }
 };
