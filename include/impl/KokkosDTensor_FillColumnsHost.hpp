@@ -166,9 +166,17 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     }
     for (; takes_type && q + L <= last; q += L) group(q);
     // The band's last rows, fewer than L: its last L rows as a group again (the rows already
-    // written get the same values again), unless the op reads its input; else one by one.
+    // written get the same values again); for an op that reads its input, with the stores
+    // masked to the rows not yet written (AVX-512); else one by one.
     if (takes_type && !Dist::reads_input && q < last && last - first >= L) {
       group(last - L);
+      q = last;
+    }
+    if (takes_type && Dist::reads_input && blocks.use_avx512 && q < last && last - first >= L) {
+      std::uint64_t row_start;
+      T* const rows = row_of_run(last - L, row_start);
+      const __mmask16 unwritten = static_cast<__mmask16>(0xFFFFu << (L - (last - q)));
+      group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1, unwritten);
       q = last;
     }
     for (; q < last; ++q) {
@@ -274,10 +282,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   }
 
   // Group `rows` (its lanes `lanes` at chunk k0), chunks [k0, k1) of each, in AVX-512.
-  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(T* rows,
-                                                                           const LanesAvx512& lanes,
-                                                                           std::uint64_t k0,
-                                                                           std::uint64_t k1) const {
+  // Only the rows in `keep` are stored (ops that read their input, the band's last rows).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(
+      T* rows, const LanesAvx512& lanes, std::uint64_t k0, std::uint64_t k1,
+      __mmask16 keep = 0xFFFF) const {
     __m512i lo = lanes.lo, hi = lanes.hi;
     const bool shifted = lanes.shifted;
     const __mmask16 at[3] = {lanes.at[0], lanes.at[1], lanes.at[2]};
@@ -293,14 +301,14 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         next_blocks_avx512(lo, hi, words);
         current[0] = words[0];
         for (int g = 1; g < NB; ++g)
-          chunk_avx512(rows, k + g - 1, words[g], current[0], shifted, at, values);
+          chunk_avx512(rows, k + g - 1, words[g], current[0], shifted, at, values, keep);
         k += chains;
         first_drawn = true;
       }
     }
     if (shifted && !first_drawn) next_blocks_avx512(lo, hi, current);
-    chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values);
-    chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values);
+    chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
+    chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
   }
 
   // The next NB blocks of each lane (counters lo, hi; they move on), as NB Philox chains.
@@ -320,12 +328,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   template <int NB>
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunks_avx512(
       T* rows, std::uint64_t& k, std::uint64_t k1, __m512i& lo, __m512i& hi,
-      host_avx2::Words16& current, bool shifted, const __mmask16 (&at)[3], T* values) const {
+      host_avx2::Words16& current, bool shifted, const __mmask16 (&at)[3], T* values,
+      __mmask16 keep) const {
     for (; k + NB <= k1; k += NB) {
       host_avx2::Words16 words[NB];
       next_blocks_avx512(lo, hi, words);  // blocks k.. (or k + 1..)
       for (int g = 0; g < NB; ++g)
-        chunk_avx512(rows, k + g, words[g], current, shifted, at, values);
+        chunk_avx512(rows, k + g, words[g], current, shifted, at, values, keep);
     }
   }
 
@@ -333,7 +342,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // holding block k and taking k + 1).
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunk_avx512(
       T* rows, std::uint64_t k, host_avx2::Words16 words, host_avx2::Words16& current, bool shifted,
-      const __mmask16 (&at)[3], T* values) const {
+      const __mmask16 (&at)[3], T* values, __mmask16 keep) const {
     if (shifted) {
       const host_avx2::Words16 chunk = join_avx512(current, words, at);
       current = words;
@@ -343,7 +352,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
       if (Dist::reads_input) load_elements_avx512(rows, k, values);
       HostAvx512Transform<Dist>::template apply<host_avx2::ElementOrder>(this->dist, words, values);
-      store_elements_avx512(rows, k, values);
+      store_elements_avx512(rows, k, values, keep);
     } else {
       // In stream order, the AVX2 transform of each half, then permuted into columns.
       if (Dist::reads_input) load_columns_avx512(rows, k, values);
@@ -354,7 +363,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                 : _mm512_extracti64x4_epi64(words.word[j], 1);
         blocks.fill_8_avx2(values + 8 * h * E, half);
       }
-      store_columns_avx512(rows, k, values);
+      store_columns_avx512(rows, k, values, keep);
     }
   }
 
@@ -420,23 +429,37 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
   // values (element order: values[16 e + l]) to the columns k E .. k E + E - 1 of the 16
   // rows: column e is 16 consecutive values.
+  // 64 bytes of a column at `out`: rows 0-15 of 4-byte T, or rows 8 half .. 8 half + 7 of
+  // 8-byte T; only the rows in `keep` for ops that read their input (the others store all).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) static inline void
+  store_rows(char* out, __m512i v, __mmask16 keep, int half) {
+    if constexpr (!Dist::reads_input) {
+      (void)keep;
+      (void)half;
+      _mm512_storeu_si512(out, v);
+    } else if constexpr (sizeof(T) == 4) {
+      _mm512_mask_storeu_epi32(out, keep, v);
+    } else {
+      _mm512_mask_storeu_epi64(out, static_cast<__mmask8>(keep >> (8 * half)), v);
+    }
+  }
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void store_elements_avx512(
-      T* rows, std::uint64_t k, const T* values) const {
+      T* rows, std::uint64_t k, const T* values, __mmask16 keep) const {
     const std::int64_t length = static_cast<std::int64_t>(this->row_length);
     for (int e = 0; e < E; ++e) {
       const std::int64_t j = static_cast<std::int64_t>(k) * E + e;
       if (j >= length) break;
       char* const out = reinterpret_cast<char*>(rows + j * this->element_step);
       const char* const in = reinterpret_cast<const char*>(values + 16 * e);
-      _mm512_storeu_si512(out, _mm512_load_si512(in));
-      if constexpr (sizeof(T) == 8) _mm512_storeu_si512(out + 64, _mm512_load_si512(in + 64));
+      store_rows(out, _mm512_load_si512(in), keep, 0);
+      if constexpr (sizeof(T) == 8) store_rows(out + 64, _mm512_load_si512(in + 64), keep, 1);
     }
   }
 
   // values (stream order) to the columns k E .. k E + E - 1 of the 16 rows: column e is
   // values[l E + e], l = 0..15, gathered by two-source permutes.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void store_columns_avx512(
-      T* rows, std::uint64_t k, const T* values) const {
+      T* rows, std::uint64_t k, const T* values, __mmask16 keep) const {
     const std::int64_t step = this->element_step;
     const std::int64_t length = static_cast<std::int64_t>(this->row_length);
     __m512i s[4];
@@ -452,12 +475,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
             _mm512_set1_epi32(e));
         const __m512i low = _mm512_permutex2var_epi32(s[0], index, s[1]);
         const __m512i high = _mm512_permutex2var_epi32(s[2], index, s[3]);
-        _mm512_storeu_si512(out, _mm512_inserti64x4(low, _mm512_castsi512_si256(high), 1));
+        store_rows(out, _mm512_inserti64x4(low, _mm512_castsi512_si256(high), 1), keep, 0);
       } else {
         const __m512i index =
             _mm512_add_epi64(_mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), _mm512_set1_epi64(e));
-        _mm512_storeu_si512(out, _mm512_permutex2var_epi64(s[0], index, s[1]));
-        _mm512_storeu_si512(out + 64, _mm512_permutex2var_epi64(s[2], index, s[3]));
+        store_rows(out, _mm512_permutex2var_epi64(s[0], index, s[1]), keep, 0);
+        store_rows(out + 64, _mm512_permutex2var_epi64(s[2], index, s[3]), keep, 1);
       }
     }
   }
