@@ -732,30 +732,42 @@ void check_stream_draws() {
 }
 
 // Every kernel path gives the automatic path's values for T (the 16-bit stores and the
-// normals' table in team scratch, which the rows_device path runs on host spaces too), on a
-// strided subview whose rows start inside blocks.
+// normals' table in team scratch, which the rows_device path runs on host spaces too), on two
+// strided subviews: rows that start inside blocks, and rows of 5 blocks whose starts are
+// 16-byte aligned (the runs of two blocks a store of the ops that only write, the last run
+// one block).
 template <class T, class Space, Impl::FillPath First, Impl::FillPath... Others, class Dist>
 void check_paths(const std::string& name, const Dist& dist) {
   using Big = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
-  Big big("big", kRows + 3, kCols + 6);
-  const auto sub = Kokkos::subview(big, std::make_pair(1, 1 + int(kRows)), std::make_pair(2, 31));
-  const Impl::GlobalBox box = Impl::box_2d(kRows + 5, 33, 3, 1);
-  const auto fill = [&](auto path) {
-    set_inputs(big, input_value);  // (dropout_ reads it)
-    Impl::fill_random_with<decltype(path)::value>(Space(), sub, dist, kStart, box);
-    Kokkos::fence();
-    // The whole View to the host: a strided subview of a device View can not be copied there.
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
-    std::vector<std::uint32_t> bits;
-    for (std::size_t i = 0; i < sub.extent(0); ++i)
-      for (std::size_t j = 0; j < sub.extent(1); ++j) bits.push_back(bits_of(host(1 + i, 2 + j)));
-    return bits;
+  struct Shape {
+    int big_cols, first_col, cols;
+    Impl::GlobalBox box;
   };
-  const auto first = fill(std::integral_constant<Impl::FillPath, First>{});
-  const auto same = [&](auto path) {
-    EXPECT_EQ(fill(path), first) << name << " path " << static_cast<int>(decltype(path)::value);
-  };
-  (same(std::integral_constant<Impl::FillPath, Others>{}), ...);
+  const Shape shapes[2] = {{int(kCols) + 6, 2, 29, Impl::box_2d(kRows + 5, 33, 3, 1)},
+                           {40, 8, 20, Impl::box_2d(kRows + 1, 20, 1, 0)}};
+  for (const Shape& shape : shapes) {
+    Big big("big", kRows + 3, shape.big_cols);
+    const auto sub = Kokkos::subview(big, std::make_pair(1, 1 + int(kRows)),
+                                     std::make_pair(shape.first_col, shape.first_col + shape.cols));
+    const auto fill = [&](auto path) {
+      set_inputs(big, input_value);  // (dropout_ reads it)
+      Impl::fill_random_with<decltype(path)::value>(Space(), sub, dist, kStart, shape.box);
+      Kokkos::fence();
+      // The whole View to the host: a strided subview of a device View can not be copied there.
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
+      std::vector<std::uint32_t> bits;
+      for (std::size_t i = 0; i < sub.extent(0); ++i)
+        for (std::size_t j = 0; j < sub.extent(1); ++j)
+          bits.push_back(bits_of(host(1 + i, shape.first_col + j)));
+      return bits;
+    };
+    const auto first = fill(std::integral_constant<Impl::FillPath, First>{});
+    const auto same = [&](auto path) {
+      EXPECT_EQ(fill(path), first) << name << " path " << static_cast<int>(decltype(path)::value)
+                                   << ", subview of " << shape.cols << " columns";
+    };
+    (same(std::integral_constant<Impl::FillPath, Others>{}), ...);
+  }
 }
 
 // uniform_ never writes `to` and writes `from` where the float value rounds to `to`.
@@ -866,6 +878,8 @@ TEST(ReducedPrecisionOps, PrivateTypesEveryPath) {
   // (rows_device runs the normals' table in team scratch, on host spaces too.)
   check_paths<TestBHalf, TestSpace, P::generic, P::rows_device>(
       "normal_", Impl::make_normal<TestBHalf>(0.5, 2, "test"));
+  check_paths<TestBHalf, TestSpace, P::automatic, P::generic, P::rows_device>(
+      "uniform_", Impl::make_uniform<TestBHalf>(-2, 3, "test"));
 }
 TEST(ReducedPrecisionOps, PrivateTypesUniformBoundRule) {
   check_uniform_bound_rule<TestHalf, TestSpace, true>();

@@ -296,8 +296,9 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
       // path, to check it on the host).
       constexpr bool shared_table =
           uses_shared_normal_table<Dist>::value && (!on_host || Path == FillPath::rows_device);
-      // (Not `if constexpr`: nvcc 13 rejected this lambda's Index inside one.)
-      constexpr int p = vector ? device_p : 1;
+      // (Not `if constexpr`: nvcc 13 rejected this lambda's Index inside one. The tests'
+      // rows_device path takes the runs on host spaces too, with element stores.)
+      constexpr int p = vector || (on_host && Path == FillPath::rows_device) ? device_p : 1;
       if (p > 1 && run_stores) {
         launch_rows<FillRowsFunctor<T, Dist, OneRow, Index, k, vector, fast, p>, Index,
                     shared_table>(space, view, dist, state, row_rank, origin_linear, global_stride,
