@@ -141,11 +141,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       this->locate_row(run_index * run + q, memory_offset, row_start);
       return this->data + memory_offset;
     };
-    const auto group = [&](const std::uint64_t q) {
+    // Rows q .. q + L - 1 (AVX-512: those in `keep` stored, for the ops that read their input).
+    const auto group = [&](const std::uint64_t q, const __mmask16 keep) {
       std::uint64_t row_start;
       T* const rows = row_of_run(q, row_start);
       if (blocks.use_avx512)
-        group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1);
+        group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1, keep);
       else
         group_avx2(rows, row_start, k0, k1);
     };
@@ -164,19 +165,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         next_lanes_avx512(lanes, step);
       }
     }
-    for (; takes_type && q + L <= last; q += L) group(q);
+    for (; takes_type && q + L <= last; q += L) group(q, 0xFFFF);
     // The band's last rows, fewer than L: its last L rows as a group again (the rows already
     // written get the same values again); for an op that reads its input, with the stores
-    // masked to the rows not yet written (AVX-512); else one by one.
-    if (takes_type && !Dist::reads_input && q < last && last - first >= L) {
-      group(last - L);
-      q = last;
-    }
-    if (takes_type && Dist::reads_input && blocks.use_avx512 && q < last && last - first >= L) {
-      std::uint64_t row_start;
-      T* const rows = row_of_run(last - L, row_start);
-      const __mmask16 unwritten = static_cast<__mmask16>(0xFFFFu << (L - (last - q)));
-      group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1, unwritten);
+    // masked to the rows not yet written (AVX-512 only); else one by one.
+    if (takes_type && (!Dist::reads_input || blocks.use_avx512) && q < last && last - first >= L) {
+      group(last - L, static_cast<__mmask16>(0xFFFFu << (L - (last - q))));
       q = last;
     }
     for (; q < last; ++q) {
