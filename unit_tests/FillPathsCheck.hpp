@@ -207,6 +207,19 @@ void check_every_shape(Maker make, const char* name) {
     Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> w("w", 8, 3, 20);
     check_paths(w, make(), kdt::Impl::whole_view_box(w), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows 3d");
+    // The same on rows not aligned to a vector in memory (stores realigned between the lanes of
+    // a warp on CUDA): a column of 256 rows (two warps of items; column starts at every phase,
+    // 259 elements apart), and a rank-3 subview whose runs of 68 rows have their own phase
+    // (70 elements apart), so that a warp's items span runs and column groups.
+    Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> tall("tall", 259, 44);
+    auto column_phases = Kokkos::subview(tall, Kokkos::make_pair(1, 257), Kokkos::make_pair(2, 42));
+    check_paths(column_phases, make(), kdt::Impl::whole_view_box(column_phases),
+                kdt::RNGState{11, 16}, std::string(name) + " vector rows realigned");
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> cube("cube", 70, 9, 44);
+    auto runs = Kokkos::subview(cube, Kokkos::make_pair(1, 69), Kokkos::make_pair(1, 8),
+                                Kokkos::make_pair(2, 42));
+    check_paths(runs, make(), kdt::Impl::whole_view_box(runs), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows realigned 3d");
   }
   // No unit stride, elements 40 apart (the device's elements kernel): a column of a
   // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a

@@ -728,6 +728,19 @@ auto make_trunc_normal(double mean, double stddev, double a, double b, const cha
   return rounded_distribution<T>(make_trunc_normal<float>(mean, stddev, a, b, function));
 }
 
+// Whether the device columns kernel realigns its vectors between lanes for this distribution
+// where a View's rows are not aligned in memory (KokkosDTensor_RealignedStores.hpp): not for
+// the transforms with a logarithm, whose realigned kernel took 80 registers and ran slower
+// than one row per item (exponential_ on the H200; docs/performance.md, "Layouts").
+template <class Dist>
+struct realigns_columns : std::true_type {};
+template <class T>
+struct realigns_columns<Exponential<T>> : std::false_type {};
+template <class T>
+struct realigns_columns<Geometric<T>> : std::false_type {};
+template <class T, class FloatDist>
+struct realigns_columns<RoundedDistribution<T, FloatDist>> : realigns_columns<FloatDist> {};
+
 }  // namespace Impl
 }  // namespace KokkosDTensor
 

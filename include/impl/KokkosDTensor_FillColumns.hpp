@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <impl/KokkosDTensor_FillRows.hpp>
+#include <impl/KokkosDTensor_RealignedStores.hpp>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -86,10 +87,12 @@ constexpr int column_vector_rows() {
 // one vector (16 bytes for float). A loop over the blocks, so that an item can be long: with
 // 2 blocks of 4 rows, finding the item's rows was a sixth of a normal_ item's instructions on
 // the H200 (docs/performance.md, "Layouts"). For rows that start on a block boundary, a
-// column extent divisible by R, rows aligned to R elements and a launch whose blocks share
-// the high 32 bits of their index, counter_high (the dispatch checks): the counters are
-// 32-bit words, as in the rows kernel's SharedHigh form.
-template <class T, class Dist, class Index, int R = 1>
+// column extent divisible by R and a launch whose blocks share the high 32 bits of their
+// index, counter_high (the dispatch checks): the counters are 32-bit words, as in the rows
+// kernel's SharedHigh form. Realigned: the rows are not aligned to R elements in memory, and
+// the vectors are put together between neighbouring lanes (KokkosDTensor_RealignedStores.hpp;
+// a kernel of its own: it takes more registers).
+template <class T, class Dist, class Index, int R = 1, bool Realigned = false>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
   static constexpr int K = column_blocks_per_item;  // R = 1
@@ -149,6 +152,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     const std::int64_t step = this->element_step;
     T* const out = this->data + memory_offset + first_column * step;
     const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
+    const WarpNeighbours lanes =
+        Realigned ? warp_neighbours<T, R>(out, first_column) : WarpNeighbours{};
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (row_start + static_cast<std::uint64_t>(first_column)) / E);
@@ -157,9 +162,11 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       T* const at = out + static_cast<std::int64_t>(j) * E * step;
       T columns[E][R];
       if (Dist::reads_input) {
+        // (Realigned: loads by element; as vectors where aligned, dropout_ took 90 registers
+        // instead of 82.)
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e)
-          if (e < left) load_block<T, R>(at + e * step, columns[e], true);
+          if (e < left) load_block<T, R>(at + e * step, columns[e], !Realigned);
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int i = 0; i < R; ++i) {
@@ -175,7 +182,12 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int e = 0; e < E; ++e)
-        if (e < left) store_block<T, R>(at + e * step, columns[e], true);
+        if (e < left) {
+          if (Realigned)
+            store_rows<T, R>(at + e * step, columns[e], lanes);
+          else
+            store_block<T, R>(at + e * step, columns[e], true);
+        }
     };
     if constexpr (sizeof(T) >= 8) {
       // 8-byte types, a whole item of the default length: unrolled, so that one block's

@@ -1,0 +1,127 @@
+#ifndef KOKKOSDTENSOR_IMPL_REALIGNEDSTORES_HPP
+#define KOKKOSDTENSOR_IMPL_REALIGNEDSTORES_HPP
+
+// Vector stores of R neighbouring rows' values where the rows do not start on an R-element
+// boundary (a subview of a LayoutLeft View, odd leading strides). A thread's R values straddle
+// two aligned vectors; on CUDA the lanes of a warp that fill consecutive groups of rows of the
+// same columns pass their last values to the next lane, so that each lane stores one aligned
+// vector, and only a run's first and last lanes store their edges element by element. Elsewhere
+// (and for lanes without such neighbours) every value is stored by element. Same values either
+// way: only the stores' width changes.
+
+#include <cstdint>
+#include <cstring>
+#include <impl/KokkosDTensor_FillRows.hpp>
+#include <type_traits>
+
+namespace KokkosDTensor {
+namespace Impl {
+
+// This lane's neighbours among the lanes that fill the same columns with the same alignment
+// (mask): lane - 1 fills the R rows just before this lane's (has_prev), lane + 1 those just
+// after (has_next).
+struct WarpNeighbours {
+  unsigned mask = 0;
+  bool has_prev = false;
+  bool has_next = false;
+};
+
+// Position of `p` inside its R-element vector.
+template <class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION int vector_phase(const T* p) {
+  return static_cast<int>((static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)) /
+                           sizeof(T)) %
+                          R);
+}
+
+// `first`: this lane's first row at its first column, `first_column` (lanes of one column
+// group run the same blocks). Called by every active lane of the warp: the match below groups
+// them.
+template <class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
+                                                           std::uint64_t first_column) {
+  WarpNeighbours n;
+#if defined(__CUDA_ARCH__)
+  // Lanes that take the same branches: same columns and the same phase at every column.
+  const std::uint64_t key = first_column * R + static_cast<std::uint64_t>(vector_phase<T, R>(first));
+  n.mask = __match_any_sync(__activemask(), static_cast<unsigned long long>(key));
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const auto address = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(first));
+  const unsigned long long before = __shfl_up_sync(n.mask, address, 1);
+  n.has_prev = lane > 0 && ((n.mask >> (lane - 1)) & 1u) != 0 && before + R * sizeof(T) == address;
+  const int next_has_prev = __shfl_down_sync(n.mask, static_cast<int>(n.has_prev), 1);
+  n.has_next = lane < 31 && ((n.mask >> (lane + 1)) & 1u) != 0 && next_has_prev != 0;
+#else
+  (void)first;
+  (void)first_column;
+#endif
+  return n;
+}
+
+// The value `value` of lane - delta (within mask).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T from_lane_before(const T& value, unsigned mask, unsigned delta) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(T) <= 8, "one or two 32-bit shuffles");
+  using Word = typename std::conditional<(sizeof(T) > 4), unsigned long long, unsigned>::type;
+  Word bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  bits = __shfl_up_sync(mask, bits, delta);
+  T out;
+  memcpy(&out, &bits, sizeof(T));
+  return out;
+#else
+  (void)mask;
+  (void)delta;
+  return value;
+#endif
+}
+
+// Values v of rows [0, R) at `at`, which lies Q elements into its aligned vector: the vector
+// holds lane - 1's last Q values and this lane's first R - Q; its last Q go to lane + 1's.
+template <int Q, class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
+                                               const WarpNeighbours& n) {
+  // Every element through a shuffle, this lane's own by a shuffle of 0: so that the vector's
+  // registers are the shuffles' results (moved into place, the kernel took 98 registers
+  // instead of 58).
+  T vector[R];
+  for (int m = 0; m < Q; ++m) vector[m] = from_lane_before(v[R - Q + m], n.mask, 1);
+  for (int m = Q; m < R; ++m) vector[m] = from_lane_before(v[m - Q], n.mask, 0);
+  if (n.has_prev) {
+    store_block<T, R>(at - Q, vector, true);
+  } else {
+    for (int m = 0; m < R - Q; ++m) at[m] = v[m];
+  }
+  if (!n.has_next)
+    for (int m = R - Q; m < R; ++m) at[m] = v[m];
+}
+
+// Stores v, rows [0, R) of one column at `at` (contiguous), as aligned vectors where it can.
+template <class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION void store_rows(T* at, const T (&v)[R], const WarpNeighbours& n) {
+  static_assert(R == 2 || R == 4, "vectors of 2 or 4 elements");
+#if defined(__CUDA_ARCH__)
+  // An opaque address: otherwise nvcc keeps a pointer per column and shift across the blocks'
+  // loop (the kernel took 142 registers instead of 98).
+  asm("" : "+l"(at));
+#endif
+  const int phase = vector_phase<T, R>(at);
+  // (Every lane of n.mask takes the same branch: the shuffles inside need them all.)
+  if (phase == 0) {
+    store_block<T, R>(at, v, true);
+  } else if (phase == 1) {
+    store_shifted<1>(at, v, n);
+  } else if constexpr (R == 4) {
+    if (phase == 2)
+      store_shifted<2>(at, v, n);
+    else
+      store_shifted<3>(at, v, n);
+  }
+}
+
+}  // namespace Impl
+}  // namespace KokkosDTensor
+
+#endif
