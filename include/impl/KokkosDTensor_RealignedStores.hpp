@@ -29,9 +29,8 @@ struct WarpNeighbours {
 // Position of `p` inside its R-element vector.
 template <class T, int R>
 KOKKOS_FORCEINLINE_FUNCTION int vector_phase(const T* p) {
-  return static_cast<int>((static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)) /
-                           sizeof(T)) %
-                          R);
+  return static_cast<int>(
+      (static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)) / sizeof(T)) % R);
 }
 
 // `first`: this lane's first row at its first column, `first_column` (lanes of one column
@@ -43,7 +42,8 @@ KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
   WarpNeighbours n;
 #if defined(__CUDA_ARCH__)
   // Lanes that take the same branches: same columns and the same phase at every column.
-  const std::uint64_t key = first_column * R + static_cast<std::uint64_t>(vector_phase<T, R>(first));
+  const std::uint64_t key =
+      first_column * R + static_cast<std::uint64_t>(vector_phase<T, R>(first));
   n.mask = __match_any_sync(__activemask(), static_cast<unsigned long long>(key));
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
