@@ -243,7 +243,8 @@ std::function<void()> fill_box(const View& view, const Dist& dist, kdt::Generato
 // left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1), left3d (LayoutLeft, R x 4 x
 // C / 4), stride2d (a LayoutStride subview of a LayoutLeft View), and the shard at mesh
 // coordinate 1 (Shard(0): global 2R x C) or (1, 1) (Shard(1), Shard(0) on a 2x2 mesh:
-// global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs). Then uniform_
+// global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs); 16-bit
+// uniform_, normal_ and dropout_ where half_t / bhalf_t are 16-bit types. Then uniform_
 // f32 on 3 x n/3 and n/3 x 3 in both layouts (against LayoutRight of the same shape), and on
 // a View with no unit stride (a column of a LayoutRight n/8 x 8 matrix) against deep_copy.
 template <class Add>
@@ -273,6 +274,12 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
     } else if constexpr (std::is_same<T, double>::value) {
       record("uniform_f64", kdt::Impl::make_uniform<double>(0, 1, "kdt-perf"));
       record("normal_f64", kdt::Impl::make_normal<double>(0, 1, "kdt-perf"));
+    } else if constexpr (sizeof(T) == 2) {  // half_t, bhalf_t where they are 16-bit
+      const std::string type = kdt::Impl::ReducedFloatFormat<T>::bfloat16 ? "_bf16" : "_f16";
+      record(("uniform" + type).c_str(), kdt::Impl::make_uniform<T>(0, 1, "kdt-perf"));
+      record(("normal" + type).c_str(), kdt::Impl::make_normal<T>(0, 1, "kdt-perf"));
+      Kokkos::deep_copy(view, T(1.0f));
+      record(("dropout" + type).c_str(), kdt::Impl::make_dropout<T>(0.1, "kdt-perf"));
     } else if constexpr (std::is_same<T, std::uint32_t>::value) {
       record("bits_u32", kdt::Impl::make_random_bits<std::uint32_t>("kdt-perf"));
     } else {
@@ -327,6 +334,18 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
   layouts_of(f64{});
   layouts_of(u32{});
   layouts_of(i32{});
+#if KOKKOSDTENSOR_HALF_T_IS_16BIT
+  struct f16 {
+    using type = Kokkos::Experimental::half_t;
+  };
+  layouts_of(f16{});
+#endif
+#if KOKKOSDTENSOR_BHALF_T_IS_16BIT
+  struct bf16 {
+    using type = Kokkos::Experimental::bhalf_t;
+  };
+  layouts_of(bf16{});
+#endif
   for (auto& r : out) {
     const auto at = r.name.find('@');
     if (at != std::string::npos)
