@@ -192,6 +192,14 @@ void check_every_shape(Maker make, const char* name) {
     check_paths(sub2, make(), kdt::Impl::whole_view_box(sub2), kdt::RNGState{7, 4},
                 std::string(name) + " unaligned 2d subview");
   }
+  // The host lanes kernel's items along rows that start at every word of a block (rows 73
+  // elements apart): a lane's first and last chunk of an item hold words of the item's
+  // neighbours (18 chunks of 4: 5 items of a row).
+  {
+    Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 37, 70);
+    check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
+                std::string(name) + " lanes items");
+  }
   // LayoutLeft with a column extent divisible by 4 and rows on block boundaries: the device
   // columns kernel's vector rows (4 or 2 rows per item; 32-bit counters under a high word
   // of 0 or 1), with a partial last chunk of columns, and in rank 3; across the 2^32-block

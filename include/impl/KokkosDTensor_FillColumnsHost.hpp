@@ -77,16 +77,17 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 // `shift` elements into a block takes it from its blocks k and k + 1 (the lane's words
 // moved by a blend per word, block k + 1 kept for the next chunk: one Philox call a chunk).
 // A work item takes band_groups groups of 16 rows by chunk_blocks chunks of each; rows of a
-// run (the column dimension's extent) that do not fill a group go block by block. Few chunks
-// per item: each chunk is E columns that a thread writes at once, and on 16 cores 32 chunks
-// (128 write streams a thread) ran at half the speed of 8 (docs/performance.md, "Layouts").
+// run (the column dimension's extent) that do not fill a group go block by block. 32 x 4: a
+// thread writes 16 columns, 2 KiB down each, before its next item (few, long write streams:
+// 8 x 8 items, 32 columns of 512 bytes, ran the memory-bound fills on 16 Xeon cores 15-35 %
+// slower), and 4 chunks keep float's 4 Philox chains (docs/performance.md, "Layouts").
 template <class T, class Dist>
 struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
   static constexpr int E = Dist::elements_per_block;
   static constexpr int L = 16;  // rows per group
-  int band_groups = 8;
-  int chunk_blocks = 8;       // rows that start inside a block draw one block more per item
+  int band_groups = 32;
+  int chunk_blocks = 4;       // rows that start inside a block draw one block more per item
   std::uint64_t run;          // rows that are neighbours in memory (the column dimension's extent)
   std::uint64_t runs;         // rows / run
   std::uint64_t bands;        // work items along a run
@@ -106,12 +107,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
   // A band's groups take their lanes from the first group's (AVX-512) instead of computing
-  // them (a scalar loop over 16 rows, about two chunks' time): one Zen 4 core, uniform_ f64
-  // +10-15 %, float ops +0-12 %; random_bits_ and randint_, whose transforms are almost free,
-  // ran 5-20 % slower so (not understood), and keep computing them (docs/performance.md).
-  static constexpr bool lanes_from_first_group = takes_type &&
-                                                 !std::is_same<Dist, RandomBits<T>>::value &&
-                                                 !std::is_same<Dist, RandInt<T>>::value;
+  // them (a scalar loop over 16 rows, about a chunk's time at 4 chunks a group).
+  static constexpr bool lanes_from_first_group = takes_type;
 
   // Whether the kernel takes T and the CPU (AVX2 at least).
   static bool available() {
