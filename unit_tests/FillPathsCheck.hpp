@@ -193,8 +193,9 @@ void check_every_shape(Maker make, const char* name) {
                 std::string(name) + " unaligned 2d subview");
   }
   // The host lanes kernel's items along rows that start at every word of a block (rows 73
-  // elements apart): a lane's first and last chunk of an item hold words of the item's
-  // neighbours (18 chunks of 4: 5 items of a row).
+  // elements apart): each item of a row draws the block its last chunk ends in, and a row of
+  // 70 takes several items for every type (4-byte: 18 chunks, items of 4), 37 rows two
+  // groups and the band's last rows.
   {
     Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 37, 70);
     check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
