@@ -79,8 +79,8 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 // A work item takes band_groups groups of 16 rows by chunk_blocks chunks of each; rows of a
 // run (the column dimension's extent) that do not fill a group go block by block. 32 x 4: a
 // thread writes 16 columns, 2 KiB down each, before its next item (few, long write streams:
-// 8 x 8 items, 32 columns of 512 bytes, ran the memory-bound fills on 16 Xeon cores 15-35 %
-// slower), and 4 chunks keep float's 4 Philox chains (docs/performance.md, "Layouts").
+// 8 x 8 items, 32 columns of 512 bytes, ran the memory-bound fills on 16 Xeon cores slower),
+// and 4 chunks keep float's 4 Philox chains (docs/performance.md, "Layouts").
 template <class T, class Dist>
 struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
@@ -106,9 +106,6 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
-  // A band's groups take their lanes from the first group's (AVX-512) instead of computing
-  // them (a scalar loop over 16 rows, about a chunk's time at 4 chunks a group).
-  static constexpr bool lanes_from_first_group = takes_type;
 
   // Whether the kernel takes T and the CPU (AVX2 at least).
   static bool available() {
@@ -148,10 +145,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         group_avx2(rows, row_start, k0, k1);
     };
     std::uint64_t q = first;
-    if (lanes_from_first_group && blocks.use_avx512 && q + L <= last) {
-      // The band's groups from its first one's lanes: a group's rows are L elements further
-      // on in memory (the column dimension has unit stride), its counters L * lane_stride / E
-      // blocks further (L * lane_stride is a multiple of E), its lanes' starts the same.
+    if (takes_type && blocks.use_avx512 && q + L <= last) {
+      // The band's groups from its first one's lanes, not each from a scalar loop over its 16
+      // rows (about a chunk's time): a group's rows are L elements further on in memory (the
+      // column dimension has unit stride), its counters L * lane_stride / E blocks further
+      // (L * lane_stride is a multiple of E), its lanes' starts the same.
       std::uint64_t row_start;
       T* rows = row_of_run(q, row_start);
       LanesAvx512 lanes = start_lanes_avx512(row_start, k0);
