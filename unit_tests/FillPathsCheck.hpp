@@ -12,6 +12,7 @@
 #include <KokkosDTensor_Rng.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <impl/KokkosDTensor_FillDispatch.hpp>
 #include <impl/KokkosDTensor_ViewHelpers.hpp>
@@ -200,6 +201,12 @@ void check_every_shape(Maker make, const char* name) {
     Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 37, 70);
     check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
                 std::string(name) + " lanes items");
+    // Items of 2 chunks (several threads' shape; float draws two groups' chunks together)
+    // on any backend: the shape chosen through KOKKOSDTENSOR_COLUMN_LANES.
+    setenv("KOKKOSDTENSOR_COLUMN_LANES", "64,2", 1);
+    check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
+                std::string(name) + " lanes items of 2 chunks");
+    unsetenv("KOKKOSDTENSOR_COLUMN_LANES");
   }
   // LayoutLeft with a column extent divisible by 4 and rows on block boundaries: the device
   // columns kernel's vector rows (4 or 2 rows per item; 32-bit counters under a high word

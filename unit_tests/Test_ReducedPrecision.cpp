@@ -958,3 +958,42 @@ TEST(ReducedPrecisionKokkosTypes, DeviceEqualsHost) {
   EXPECT_EQ(fill(TestSpace(), KokkosHalf()), fill(HostSpace(), KokkosHalf()));
   EXPECT_EQ(fill(TestSpace(), KokkosBHalf()), fill(HostSpace(), KokkosBHalf()));
 }
+
+// The same through the device's columns kernels for 16-bit rows (docs/performance.md,
+// "Layouts"): LayoutLeft 64 x 36 (8 rows' 16-byte vectors), 20 x 36 (runs not divisible by 8:
+// 4 rows realigned between lanes), a 256 x 40 subview of 259 x 44 (columns at every phase of
+// a vector: realigned) and 37 x 29 (rows inside blocks: one row per item). The whole parent
+// View is compared: nothing outside the subview is written.
+TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
+  if constexpr (!kHostIsOther) GTEST_SKIP() << "one execution space in this build";
+  struct Shape {
+    std::size_t rows, cols, row_begin, row_end, col_begin, col_end;
+  };
+  const Shape shapes[] = {
+      {64, 36, 0, 64, 0, 36}, {20, 36, 0, 20, 0, 36}, {259, 44, 1, 257, 2, 42}, {37, 29, 0, 37, 0, 29}};
+  const auto fill = [](auto space, auto zero, const Shape& s) {
+    using T = decltype(zero);
+    using Space = decltype(space);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> v("v", s.rows, s.cols);
+    set_inputs(v, input_value);
+    const auto sub = Kokkos::subview(v, Kokkos::make_pair(s.row_begin, s.row_end),
+                                     Kokkos::make_pair(s.col_begin, s.col_end));
+    std::vector<std::uint32_t> bits;
+    kdt::Generator gen(5);
+    for (int op = 0; op < 4; ++op) {
+      if (op == 0) kdt::uniform_(sub, -1, 1, gen);
+      if (op == 1) kdt::normal_(sub, 0, 3, gen);
+      if (op == 2) kdt::dropout_(sub, 0.3, gen);  // (reads normal_'s values)
+      if (op == 3) kdt::exponential_(sub, 2, gen);
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      for (std::size_t i = 0; i < s.rows; ++i)
+        for (std::size_t j = 0; j < s.cols; ++j) bits.push_back(bits_of(host(i, j)));
+    }
+    return bits;
+  };
+  for (const Shape& s : shapes) {
+    const std::string name = std::to_string(s.rows) + " x " + std::to_string(s.cols);
+    EXPECT_EQ(fill(TestSpace(), KokkosHalf(), s), fill(HostSpace(), KokkosHalf(), s)) << name;
+    EXPECT_EQ(fill(TestSpace(), KokkosBHalf(), s), fill(HostSpace(), KokkosBHalf(), s)) << name;
+  }
+}

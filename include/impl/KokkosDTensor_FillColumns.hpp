@@ -64,12 +64,14 @@ constexpr int column_blocks_per_item = 4;
 // 8-byte ones, as before the loop (docs/performance.md, "Layouts").
 constexpr int column_vector_row_blocks = 4;
 
-// Rows per device work item for the vector stores: 16 bytes of float, double or 64-bit
-// elements, 8 of 16-bit ones; 1 (no vectors) for 1-byte elements.
+// Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones
+// (1 row: no vectors). Rows not aligned to a vector in memory: 4 rows of 2- and 4-byte types,
+// realigned between lanes (KokkosDTensor_RealignedStores.hpp).
 template <class T>
 constexpr int column_vector_rows() {
-  return sizeof(T) == 1 ? 1 : (sizeof(T) >= 8 ? 2 : 4);
+  return sizeof(T) == 1 ? 1 : 16 / static_cast<int>(sizeof(T));
 }
+constexpr int column_realigned_rows = 4;
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define KOKKOSDTENSOR_IMPL_UNROLL _Pragma("unroll")
@@ -183,7 +185,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int e = 0; e < E; ++e)
         if (e < left) {
-          if (Realigned)
+          if constexpr (Realigned)
             store_rows<T, R>(at + e * step, columns[e], lanes);
           else
             store_block<T, R>(at + e * step, columns[e], true);

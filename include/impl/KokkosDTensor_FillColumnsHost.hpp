@@ -103,6 +103,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // alone (odd extents' cheap ops +10-20 % on one Zen 4 core). Only for the cheap transforms:
   // the others lost more to one more inlined copy of their transform (docs/performance.md).
   static constexpr bool fold_first_block = chains > 1 && has_cheap_transform<Dist>::value;
+  // Items of pair_chunks chunks (of chains / 2 for float) draw two groups' chunks together.
+  static constexpr int pair_chunks = 2;
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
@@ -154,6 +156,17 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       T* rows = row_of_run(q, row_start);
       LanesAvx512 lanes = start_lanes_avx512(row_start, k0);
       const std::uint64_t step = L * lane_stride / E;
+      if constexpr (chains == 2 * pair_chunks) {
+        // Items of pair_chunks chunks: two groups at once, so that their Philox chains are
+        // as many as an item of `chains` chunks draws.
+        if (k1 - k0 == pair_chunks) {
+          for (; q + 2 * L <= last; q += 2 * L) {
+            group_pair_avx512(rows, lanes, step, k0);
+            rows += 2 * L;
+            next_lanes_avx512(lanes, 2 * step);
+          }
+        }
+      }
       for (; q + L <= last; q += L) {
         group_avx512(rows, lanes, k0, k1);
         rows += L;
@@ -298,6 +311,38 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     if (shifted && !first_drawn) next_blocks_avx512(lo, hi, current);
     chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
     chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
+  }
+
+  // Two groups, `rows` and rows + L (its lanes `step` blocks after `lanes`), pair_chunks
+  // chunks of each from chunk k0 of `lanes`: the two groups' blocks in one Philox call.
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_pair_avx512(
+      T* rows, const LanesAvx512& lanes, std::uint64_t step, std::uint64_t k0) const {
+    constexpr int P = pair_chunks;
+    LanesAvx512 second = lanes;
+    next_lanes_avx512(second, step);
+    __m512i lo[2] = {lanes.lo, second.lo}, hi[2] = {lanes.hi, second.hi};
+    // (A group's rows start at the same words of their blocks as the group before.)
+    const bool shifted = lanes.shifted;
+    host_avx2::Words16 current[2];  // block k of each lane, when shifted
+    if (shifted) {
+      host_avx2::philox16_counters<2>(this->key, lo, hi, current);
+      for (int g = 0; g < 2; ++g) advance_avx512(lo[g], hi[g]);
+    }
+    __m512i lo_n[2 * P], hi_n[2 * P];
+    for (int g = 0; g < 2; ++g) {
+      for (int c = 0; c < P; ++c) {
+        lo_n[g * P + c] = lo[g];
+        hi_n[g * P + c] = hi[g];
+        advance_avx512(lo[g], hi[g]);
+      }
+    }
+    host_avx2::Words16 words[2 * P];
+    host_avx2::philox16_counters<2 * P>(this->key, lo_n, hi_n, words);
+    alignas(64) T values[L * E];
+    for (int g = 0; g < 2; ++g)
+      for (int c = 0; c < P; ++c)
+        chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted,
+                     lanes.at, values, 0xFFFF);
   }
 
   // The next NB blocks of each lane (counters lo, hi; they move on), as NB Philox chains.

@@ -388,6 +388,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     if (Path != FillPath::rows_host_portable && run >= Lanes::L && Lanes::available()) {
       Lanes functor{};
       set_geometry(functor);
+      // Several threads: items of 64 groups x 2 chunks (8 columns a pass: fewer write streams
+      // for memory shared by the threads); one: 32 x 4 (Philox-bound, fewer blocks drawn for
+      // rows that start inside a block; docs/performance.md, "Layouts").
+      if (space.concurrency() > 1) {
+        functor.band_groups = 64;
+        functor.chunk_blocks = Lanes::pair_chunks;
+      }
       // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* tile = std::getenv("KOKKOSDTENSOR_COLUMN_LANES")) {
@@ -445,18 +452,24 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
                          functor);
   } else {
-    // R neighbouring rows per item, stored as vectors, when every group of R rows lies in one
-    // run of the column dimension and the launch's blocks share the high word of their index.
-    // Groups not aligned to R elements in memory: realigned between lanes for 4-row vectors
-    // (types of 2 and 4 bytes; 8-byte ones lost to one row per item, normal_ f64 7 %) and the
-    // distributions that gain by it.
+    // R neighbouring rows per item, stored as 16-byte vectors, when every group of R rows lies
+    // in one run of the column dimension, each aligned to R elements in memory, and the
+    // launch's blocks share the high word of their index. Groups not aligned so: 4 rows,
+    // realigned between lanes, for types of 2 and 4 bytes (8-byte ones lost to one row per
+    // item, normal_ f64 7 %) and the distributions that gain by it.
     const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
-    const bool vector_rows = R > 1 && rows_aligned && run % R == 0 &&
+    constexpr int RR = column_realigned_rows;
+    constexpr bool realigns = (sizeof(T) == 2 || sizeof(T) == 4) && realigns_columns<Dist>::value;
+    const bool shared_high = (R > 1 || realigns) && rows_aligned &&
                              blocks_share_high_word(view, state, E, origin_linear, global_stride);
-    bool memory_aligned = reinterpret_cast<std::uintptr_t>(view.data) % (R * sizeof(T)) == 0;
-    for (int d = 0; d <= last; ++d)
-      if (d != column && view.extent[d] > 1 && view.stride[d] % R != 0) memory_aligned = false;
+    const auto memory_aligned = [&](const int rows_per_vector) {
+      bool aligned = reinterpret_cast<std::uintptr_t>(view.data) % (rows_per_vector * sizeof(T)) == 0;
+      for (int d = 0; d <= last; ++d)
+        if (d != column && view.extent[d] > 1 && view.stride[d] % rows_per_vector != 0)
+          aligned = false;
+      return aligned;
+    };
     const auto go = [&](auto index_tag, auto rows_tag, auto realigned_tag) {
       using Index = typename decltype(index_tag)::type;
       constexpr int rows_per_item = decltype(rows_tag)::value;
@@ -482,15 +495,19 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     };
     using one_row = std::integral_constant<int, 1>;
     using vector = std::integral_constant<int, R>;
+    using realigned_vector = std::integral_constant<int, RR>;
     const auto go_rows = [&](auto index_tag) {
-      if (!vector_rows)
-        go(index_tag, one_row{}, std::false_type{});
-      else if (memory_aligned)
+      if (R > 1 && shared_high && run % R == 0 && memory_aligned(R)) {
         go(index_tag, vector{}, std::false_type{});
-      else if constexpr (R == 4 && realigns_columns<Dist>::value)
-        go(index_tag, vector{}, std::true_type{});
-      else
-        go(index_tag, one_row{}, std::false_type{});
+        return;
+      }
+      if constexpr (realigns) {
+        if (shared_high && run % RR == 0) {
+          go(index_tag, realigned_vector{}, std::true_type{});
+          return;
+        }
+      }
+      go(index_tag, one_row{}, std::false_type{});
     };
     // (Work items never outnumber elements.)
     if (view.size() < (std::uint64_t(1) << 31))
