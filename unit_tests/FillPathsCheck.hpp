@@ -201,11 +201,15 @@ void check_every_shape(Maker make, const char* name) {
     Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> v("v", 37, 70);
     check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
                 std::string(name) + " lanes items");
-    // Items of 2 chunks (several threads' shape; float draws two groups' chunks together)
-    // on any backend: the shape chosen through KOKKOSDTENSOR_COLUMN_LANES.
-    setenv("KOKKOSDTENSOR_COLUMN_LANES", "64,2", 1);
-    check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
-                std::string(name) + " lanes items of 2 chunks");
+    // Other item shapes on any backend, chosen through KOKKOSDTENSOR_COLUMN_LANES: items of
+    // 2 chunks (several threads' shape; float draws two groups' chunks together), and items
+    // of several passes, whose groups carry their last block from pass to pass (3 passes of
+    // 4 chunks: items of 3 and 2 passes; 4 of 2: items of 4, 4 and 1).
+    for (const char* shape : {"64,2", "32,4,3", "64,2,4"}) {
+      setenv("KOKKOSDTENSOR_COLUMN_LANES", shape, 1);
+      check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},
+                  std::string(name) + " lanes items " + shape);
+    }
     unsetenv("KOKKOSDTENSOR_COLUMN_LANES");
   }
   // LayoutLeft with a column extent divisible by 4 and rows on block boundaries: the device

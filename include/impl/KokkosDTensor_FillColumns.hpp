@@ -11,6 +11,7 @@
 // memory. Host style: KokkosDTensor_FillColumnsHost.hpp.
 
 #include <cstdint>
+#include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_RealignedStores.hpp>
 
@@ -63,6 +64,13 @@ constexpr int column_blocks_per_item = 4;
 // (the fastest of 2, 4 and 8 for `uniform_`, `normal_`, `exponential_` on the H200), 8 for
 // 8-byte ones, as before the loop (docs/performance.md, "Layouts").
 constexpr int column_vector_row_blocks = 4;
+// Twice as many for 2- and 4-byte types whose transform reads the normal table: bound by
+// instructions, they gain by finding their rows less often; the others lost (the same).
+template <class T, class Dist>
+constexpr int column_row_blocks() {
+  return uses_shared_normal_table<Dist>::value && sizeof(T) <= 4 ? 2 * column_vector_row_blocks
+                                                                 : column_vector_row_blocks;
+}
 
 // Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones
 // (1 row: no vectors). Rows not aligned to a vector in memory: 4 rows of 2- and 4-byte types,

@@ -88,6 +88,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr int L = 16;  // rows per group
   int band_groups = 32;
   int chunk_blocks = 4;       // rows that start inside a block draw one block more per item
+  int passes = 1;             // passes of chunk_blocks chunks per item (band_groups <= 64 if > 1)
   std::uint64_t run;          // rows that are neighbours in memory (the column dimension's extent)
   std::uint64_t runs;         // rows / run
   std::uint64_t bands;        // work items along a run
@@ -105,6 +106,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool fold_first_block = chains > 1 && has_cheap_transform<Dist>::value;
   // Items of pair_chunks chunks (of chains / 2 for float) draw two groups' chunks together.
   static constexpr int pair_chunks = 2;
+  // The most groups a band may have when items carry blocks from pass to pass.
+  static constexpr int max_carried_groups = 64;
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
@@ -121,28 +124,51 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // Chunks of E elements in a row (the last may be partial).
   std::uint64_t chunks_per_row() const { return (this->row_length + E - 1) / E; }
 
-  // Items: bands fastest, so that a thread's next item goes on down the same columns.
+  // Items: bands fastest, so that a thread's next item goes on down the same columns. An item
+  // runs its passes of chunk_blocks chunks one after the other down the band; rows that start
+  // inside a block carry each group's last block drawn to its next pass (AVX-512).
   void operator()(const std::uint64_t item) const {
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
     const std::uint64_t band = item % bands;
     const std::uint64_t rest = item / bands;
     const std::uint64_t run_index = rest % runs;
-    const std::uint64_t k0 = rest / runs * chunk_blocks;
-    const std::uint64_t k1 = std::min<std::uint64_t>(k0 + chunk_blocks, chunks_per_row());
+    const std::uint64_t k0 = rest / runs * chunk_blocks * passes;
+    const std::uint64_t k1 =
+        std::min<std::uint64_t>(k0 + static_cast<std::uint64_t>(chunk_blocks) * passes,
+                                chunks_per_row());
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
+    // Block k of each lane of each group (the band's last rows: the last one), for the next pass.
+    alignas(64) host_avx2::Words16 carry[max_carried_groups + 1];
+    host_avx2::Words16* const carried = passes > 1 ? carry : nullptr;
+    for (std::uint64_t k = k0; k < k1; k += chunk_blocks)
+      band_pass(run_index, first, last, k, std::min<std::uint64_t>(k + chunk_blocks, k1), carried,
+                k > k0);
+#else
+    (void)item;
+#endif
+  }
+
+#if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
+  // Chunks [k0, k1) of the band's rows [first, last) of run run_index. carry: a block per
+  // group, block k0 of each lane if `carried`, block k1 after (nullptr: none kept).
+  void band_pass(const std::uint64_t run_index, const std::uint64_t first, const std::uint64_t last,
+                 const std::uint64_t k0, const std::uint64_t k1, host_avx2::Words16* const carry,
+                 const bool carried) const {
     // Row q of the run: its data, and its start in the stream (row_start).
     const auto row_of_run = [&](const std::uint64_t q, std::uint64_t& row_start) {
       std::int64_t memory_offset;
       this->locate_row(run_index * run + q, memory_offset, row_start);
       return this->data + memory_offset;
     };
+    // Carry slot g (none without a carry).
+    const auto slot = [&](const std::uint64_t g) { return carry ? carry + g : nullptr; };
     // Rows q .. q + L - 1 (AVX-512: those in `keep` stored, for the ops that read their input).
-    const auto group = [&](const std::uint64_t q, const __mmask16 keep) {
+    const auto group = [&](const std::uint64_t q, const __mmask16 keep, const std::uint64_t g) {
       std::uint64_t row_start;
       T* const rows = row_of_run(q, row_start);
       if (blocks.use_avx512)
-        group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1, keep);
+        group_avx512(rows, start_lanes_avx512(row_start, k0), k0, k1, keep, slot(g), carried);
       else
         group_avx2(rows, row_start, k0, k1);
     };
@@ -161,24 +187,24 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         // as many as an item of `chains` chunks draws.
         if (k1 - k0 == pair_chunks) {
           for (; q + 2 * L <= last; q += 2 * L) {
-            group_pair_avx512(rows, lanes, step, k0);
+            group_pair_avx512(rows, lanes, step, k0, slot((q - first) / L), carried);
             rows += 2 * L;
             next_lanes_avx512(lanes, 2 * step);
           }
         }
       }
       for (; q + L <= last; q += L) {
-        group_avx512(rows, lanes, k0, k1);
+        group_avx512(rows, lanes, k0, k1, 0xFFFF, slot((q - first) / L), carried);
         rows += L;
         next_lanes_avx512(lanes, step);
       }
     }
-    for (; takes_type && q + L <= last; q += L) group(q, 0xFFFF);
+    for (; takes_type && q + L <= last; q += L) group(q, 0xFFFF, (q - first) / L);
     // The band's last rows, fewer than L: its last L rows as a group again (the rows already
     // written get the same values again); for an op that reads its input, with the stores
     // masked to the rows not yet written (AVX-512 only); else one by one.
     if (takes_type && (!Dist::reads_input || blocks.use_avx512) && q < last && last - first >= L) {
-      group(last - L, static_cast<__mmask16>(0xFFFFu << (L - (last - q))));
+      group(last - L, static_cast<__mmask16>(0xFFFFu << (L - (last - q))), max_carried_groups);
       q = last;
     }
     for (; q < last; ++q) {
@@ -194,10 +220,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                  this->dist);
       }
     }
-#else
-    (void)item;
-#endif
   }
+#endif
 
 #if KOKKOSDTENSOR_IMPL_HOST_AVX2_DISPATCH
   // The 64-bit counter of block k0 of each of the 16 rows from row_start (lane 0's row start,
@@ -285,9 +309,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
 
   // Group `rows` (its lanes `lanes` at chunk k0), chunks [k0, k1) of each, in AVX-512.
   // Only the rows in `keep` are stored (ops that read their input, the band's last rows).
+  // Rows that start inside a block: `carry` (if any) holds block k0 of each lane if `carried`,
+  // and takes block k1.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_avx512(
-      T* rows, const LanesAvx512& lanes, std::uint64_t k0, std::uint64_t k1,
-      __mmask16 keep = 0xFFFF) const {
+      T* rows, const LanesAvx512& lanes, std::uint64_t k0, std::uint64_t k1, __mmask16 keep,
+      host_avx2::Words16* carry, bool carried) const {
     __m512i lo = lanes.lo, hi = lanes.hi;
     const bool shifted = lanes.shifted;
     const __mmask16 at[3] = {lanes.at[0], lanes.at[1], lanes.at[2]};
@@ -295,8 +321,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     alignas(64) T values[L * E];
     std::uint64_t k = k0;
     bool first_drawn = false;
+    if (shifted && carry && carried) {
+      current[0] = *carry;
+      advance_avx512(lo, hi);
+      first_drawn = true;
+    }
     if constexpr (fold_first_block) {
-      if (shifted && k + chains <= k1) {
+      if (shifted && !first_drawn && k + chains <= k1) {
         // Block k0 in one batch with the first chains chunks' blocks (chains + 1 chains).
         constexpr int NB = chains + 1;
         host_avx2::Words16 words[NB];
@@ -311,12 +342,15 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     if (shifted && !first_drawn) next_blocks_avx512(lo, hi, current);
     chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
     chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
+    if (shifted && carry) *carry = current[0];
   }
 
   // Two groups, `rows` and rows + L (its lanes `step` blocks after `lanes`), pair_chunks
-  // chunks of each from chunk k0 of `lanes`: the two groups' blocks in one Philox call.
+  // chunks of each from chunk k0 of `lanes`: the two groups' blocks in one Philox call. carry:
+  // as group_avx512's, two slots.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) void group_pair_avx512(
-      T* rows, const LanesAvx512& lanes, std::uint64_t step, std::uint64_t k0) const {
+      T* rows, const LanesAvx512& lanes, std::uint64_t step, std::uint64_t k0,
+      host_avx2::Words16* carry, bool carried) const {
     constexpr int P = pair_chunks;
     LanesAvx512 second = lanes;
     next_lanes_avx512(second, step);
@@ -325,7 +359,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const bool shifted = lanes.shifted;
     host_avx2::Words16 current[2];  // block k of each lane, when shifted
     if (shifted) {
-      host_avx2::philox16_counters<2>(this->key, lo, hi, current);
+      if (carry && carried)
+        for (int g = 0; g < 2; ++g) current[g] = carry[g];
+      else
+        host_avx2::philox16_counters<2>(this->key, lo, hi, current);
       for (int g = 0; g < 2; ++g) advance_avx512(lo[g], hi[g]);
     }
     __m512i lo_n[2 * P], hi_n[2 * P];
@@ -343,6 +380,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       for (int c = 0; c < P; ++c)
         chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted,
                      lanes.at, values, 0xFFFF);
+    if (shifted && carry)
+      for (int g = 0; g < 2; ++g) carry[g] = current[g];
   }
 
   // The next NB blocks of each lane (counters lo, hi; they move on), as NB Philox chains.

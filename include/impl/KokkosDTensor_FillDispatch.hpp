@@ -395,15 +395,18 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
         functor.band_groups = 64;
         functor.chunk_blocks = Lanes::pair_chunks;
       }
-      // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS: another shape of work item, for measuring
-      // (kdt-perf). Values do not depend on it.
+      int passes = 0;  // (0: chosen below)
+      // KOKKOSDTENSOR_COLUMN_LANES=GROUPS,BLOCKS[,PASSES]: another shape of work item, for
+      // measuring (kdt-perf). Values do not depend on it.
       if (const char* tile = std::getenv("KOKKOSDTENSOR_COLUMN_LANES")) {
         const char* comma = std::strchr(tile, ',');
+        const char* comma2 = comma ? std::strchr(comma + 1, ',') : nullptr;
         const int groups = std::atoi(tile), chunk = comma ? std::atoi(comma + 1) : 0;
         if (groups >= 1 && chunk >= 1) {
           functor.band_groups = groups;
           functor.chunk_blocks = chunk;
         }
+        if (comma2 && std::atoi(comma2 + 1) >= 1) passes = std::atoi(comma2 + 1);
       }
       functor.run = run;
       functor.runs = rows / run;
@@ -412,8 +415,22 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
-      const std::uint64_t chunks =
+      // Rows that start inside a block: items of up to 16 passes (one block more per 16 passes,
+      // not per pass), fewer where that leaves under 8 items a thread. (Rows on block
+      // boundaries keep items of one pass: on 16 Xeon threads longer ones ran slower.)
+      const std::uint64_t pass_count =
           (functor.chunks_per_row() + functor.chunk_blocks - 1) / functor.chunk_blocks;
+      const std::uint64_t least_items = 8 * static_cast<std::uint64_t>(space.concurrency());
+      if (!rows_aligned && functor.band_groups <= Lanes::max_carried_groups) {
+        if (passes == 0) {
+          passes = 16;
+          while (passes > 1 &&
+                 functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < least_items)
+            passes /= 2;
+        }
+        functor.passes = passes;
+      }
+      const std::uint64_t chunks = (pass_count + functor.passes - 1) / functor.passes;
       Kokkos::parallel_for(
           "KokkosDTensor::fill_random",
           Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
@@ -476,7 +493,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       using Functor =
           FillColumnsFunctor<T, Dist, Index, rows_per_item, decltype(realigned_tag)::value>;
       Functor functor{};
-      functor.row_blocks = column_vector_row_blocks;
+      functor.row_blocks = column_row_blocks<T, Dist>();
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
