@@ -133,9 +133,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t rest = item / bands;
     const std::uint64_t run_index = rest % runs;
     const std::uint64_t k0 = rest / runs * chunk_blocks * passes;
-    const std::uint64_t k1 =
-        std::min<std::uint64_t>(k0 + static_cast<std::uint64_t>(chunk_blocks) * passes,
-                                chunks_per_row());
+    const std::uint64_t k1 = std::min<std::uint64_t>(
+        k0 + static_cast<std::uint64_t>(chunk_blocks) * passes, chunks_per_row());
     const std::uint64_t first = band * L * band_groups;
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
     // Block k of each lane of each group (the band's last rows: the last one), for the next pass.
@@ -378,8 +377,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     alignas(64) T values[L * E];
     for (int g = 0; g < 2; ++g)
       for (int c = 0; c < P; ++c)
-        chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted,
-                     lanes.at, values, 0xFFFF);
+        chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted, lanes.at, values,
+                     0xFFFF);
     if (shifted && carry)
       for (int g = 0; g < 2; ++g) carry[g] = current[g];
   }

@@ -481,7 +481,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     const bool shared_high = (R > 1 || realigns) && rows_aligned &&
                              blocks_share_high_word(view, state, E, origin_linear, global_stride);
     const auto memory_aligned = [&](const int rows_per_vector) {
-      bool aligned = reinterpret_cast<std::uintptr_t>(view.data) % (rows_per_vector * sizeof(T)) == 0;
+      bool aligned =
+          reinterpret_cast<std::uintptr_t>(view.data) % (rows_per_vector * sizeof(T)) == 0;
       for (int d = 0; d <= last; ++d)
         if (d != column && view.extent[d] > 1 && view.stride[d] % rows_per_vector != 0)
           aligned = false;
