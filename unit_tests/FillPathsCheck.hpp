@@ -203,8 +203,8 @@ void check_every_shape(Maker make, const char* name) {
                 std::string(name) + " lanes items");
     // Other item shapes on any backend, chosen through KOKKOSDTENSOR_COLUMN_LANES: items of
     // 2 chunks (several threads' shape; float draws two groups' chunks together), and items
-    // of several passes, whose groups carry their last block from pass to pass (3 passes of
-    // 4 chunks: items of 3 and 2 passes; 4 of 2: items of 4, 4 and 1).
+    // of several passes, whose groups carry their last block from pass to pass (4-byte: 3
+    // passes of 4 chunks make items of 3 and 2 passes, 4 of 2 chunks items of 4, 4 and 1).
     for (const char* shape : {"64,2", "32,4,3", "64,2,4"}) {
       setenv("KOKKOSDTENSOR_COLUMN_LANES", shape, 1);
       check_paths(v, make(), kdt::Impl::box_2d(40, 73, 2, 1), kdt::RNGState{13, 4},

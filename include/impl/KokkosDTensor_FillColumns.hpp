@@ -65,7 +65,7 @@ constexpr int column_blocks_per_item = 4;
 // 8-byte ones, as before the loop (docs/performance.md, "Layouts").
 constexpr int column_vector_row_blocks = 4;
 // Twice as many for 2- and 4-byte types whose transform reads the normal table: bound by
-// instructions, they gain by finding their rows less often; the others lost (the same).
+// instructions, they gain by finding their rows less often; `uniform_` lost 9 % with 8.
 template <class T, class Dist>
 constexpr int column_row_blocks() {
   return uses_shared_normal_table<Dist>::value && sizeof(T) <= 4 ? 2 * column_vector_row_blocks
