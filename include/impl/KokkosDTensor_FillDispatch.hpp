@@ -415,21 +415,21 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
-      // Rows that start inside a block: items of up to 16 passes (one block more per 16 passes,
-      // not per pass), fewer where that leaves under 8 items a thread. (Rows on block
-      // boundaries keep items of one pass: on 16 Xeon threads longer ones ran slower.)
+      // Rows that start inside a block, on one thread, 4 Philox chains (float's transforms,
+      // bound there by the Philox): items of up to 16 passes (one block more per 16 passes, not
+      // per pass), fewer where that leaves under 8 items. With fewer chains the extra block
+      // fills idle issue slots, and on 16 Xeon threads longer items ran slower (docs/
+      // performance.md, "Layouts").
       const std::uint64_t pass_count =
           (functor.chunks_per_row() + functor.chunk_blocks - 1) / functor.chunk_blocks;
-      const std::uint64_t least_items = 8 * static_cast<std::uint64_t>(space.concurrency());
-      if (!rows_aligned && functor.band_groups <= Lanes::max_carried_groups) {
-        if (passes == 0) {
-          passes = 16;
-          while (passes > 1 &&
-                 functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < least_items)
-            passes /= 2;
-        }
-        functor.passes = passes;
+      if (passes == 0 && Lanes::chains == 4 && space.concurrency() == 1) {
+        passes = 16;
+        while (passes > 1 &&
+               functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < 8)
+          passes /= 2;
       }
+      if (!rows_aligned && passes > 1 && functor.band_groups <= Lanes::max_carried_groups)
+        functor.passes = passes;
       const std::uint64_t chunks = (pass_count + functor.passes - 1) / functor.passes;
       Kokkos::parallel_for(
           "KokkosDTensor::fill_random",
