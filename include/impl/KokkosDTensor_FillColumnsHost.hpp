@@ -88,7 +88,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr int L = 16;  // rows per group
   int band_groups = 32;
   int chunk_blocks = 4;       // rows that start inside a block draw one block more per item
-  int passes = 1;             // passes of chunk_blocks chunks per item (band_groups <= 64 if > 1)
+  int passes = 1;             // passes of chunk_blocks chunks per item (> 1: blocks carried)
   std::uint64_t run;          // rows that are neighbours in memory (the column dimension's extent)
   std::uint64_t runs;         // rows / run
   std::uint64_t bands;        // work items along a run
@@ -106,7 +106,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool fold_first_block = chains > 1 && has_cheap_transform<Dist>::value;
   // Items of pair_chunks chunks (of chains / 2 for float) draw two groups' chunks together.
   static constexpr int pair_chunks = 2;
-  // The most groups a band may have when items carry blocks from pass to pass.
+  // The most groups a band may have when items carry blocks from pass to pass (passes > 1).
   static constexpr int max_carried_groups = 64;
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
@@ -139,10 +139,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     const std::uint64_t last = std::min<std::uint64_t>(first + L * band_groups, run);
     // Block k of each lane of each group (the band's last rows: the last one), for the next pass.
     alignas(64) host_avx2::Words16 carry[max_carried_groups + 1];
-    host_avx2::Words16* const carried = passes > 1 ? carry : nullptr;
+    host_avx2::Words16* const carry_slots = passes > 1 ? carry : nullptr;
     for (std::uint64_t k = k0; k < k1; k += chunk_blocks)
-      band_pass(run_index, first, last, k, std::min<std::uint64_t>(k + chunk_blocks, k1), carried,
-                k > k0);
+      band_pass(run_index, first, last, k, std::min<std::uint64_t>(k + chunk_blocks, k1),
+                carry_slots, k > k0);
 #else
     (void)item;
 #endif
