@@ -240,6 +240,17 @@ void check_every_shape(Maker make, const char* name) {
                                 Kokkos::make_pair(2, 42));
     check_paths(runs, make(), kdt::Impl::whole_view_box(runs), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows realigned 3d");
+    // Rows that start inside a block, each at its own word (the shifted vector rows): odd
+    // extents, whose column of 37 rows is taken as 36 (realigned) and 1 (one row per item),
+    // below and above block 2^32; rank 3 with runs of 13 rows (12 and 1), rows 21 apart.
+    Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> odd("odd", 37, 29);
+    check_paths(odd, make(), kdt::Impl::whole_view_box(odd), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows shifted");
+    check_paths(odd, make(), kdt::Impl::whole_view_box(odd), kdt::RNGState{11, (1ull << 34) + 8},
+                std::string(name) + " vector rows shifted above block 2^32");
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> odd3("odd3", 13, 3, 21);
+    check_paths(odd3, make(), kdt::Impl::whole_view_box(odd3), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows shifted 3d");
   }
   // No unit stride, elements 40 apart (the device's elements kernel): a column of a
   // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a

@@ -72,6 +72,11 @@ constexpr int column_row_blocks() {
                                                                  : column_vector_row_blocks;
 }
 
+// Blocks of each row per work item where rows start inside a block (Shifted): each item draws
+// one block more a row, so longer items than the others' (of 2, 4, 8 and 16, 16 ran fastest
+// or within 2 % of it for every op on the H200 but random_bits_, 3 %; docs/performance.md).
+constexpr int column_shifted_row_blocks = 16;
+
 // Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones
 // (1 row: no vectors). Rows not aligned to a vector in memory: 4 rows of 2- and 4-byte types,
 // realigned between lanes (KokkosDTensor_RealignedStores.hpp).
@@ -101,8 +106,9 @@ constexpr int column_realigned_rows = 4;
 // index, counter_high (the dispatch checks): the counters are 32-bit words, as in the rows
 // kernel's SharedHigh form. Realigned: the rows are not aligned to R elements in memory, and
 // the vectors are put together between neighbouring lanes (KokkosDTensor_RealignedStores.hpp;
-// a kernel of its own: it takes more registers).
-template <class T, class Dist, class Index, int R = 1, bool Realigned = false>
+// a kernel of its own: it takes more registers). Shifted (with R > 1): rows that start inside
+// a block, each at its own word of one (run_rows_shifted).
+template <class T, class Dist, class Index, int R = 1, bool Realigned = false, bool Shifted = false>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
   static constexpr int K = column_blocks_per_item;  // R = 1
@@ -113,13 +119,17 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   int row_blocks = 0;               // R > 1: blocks of each row per work item
   std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
   std::uint32_t counter_high = 0;   // R > 1: the high word of every block's index
+  std::uint64_t column_stride = 0;  // Shifted: L between neighbouring rows
 
   KOKKOS_INLINE_FUNCTION void operator()(const Index item) const { run(item, this->dist); }
 
   // Work item `item` with `with`: dist or an equivalent object (OnSharedNormalTable).
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run(const Index item, const With& with) const {
-    if constexpr (R > 1) {
+    if constexpr (R > 1 && Shifted) {
+      run_rows_shifted(item, with);
+      return;
+    } else if constexpr (R > 1) {
       run_rows(item, with);
       return;
     }
@@ -214,6 +224,100 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
 #pragma unroll 1
 #endif
     for (int j = 0; j < blocks; ++j) fill_block(j, count - static_cast<std::int64_t>(j) * E);
+  }
+
+  // Shifted: the R rows of an item start at different words of a block (shift[i]), so that
+  // a column's R elements come from blocks at different places. Step j stores the item's
+  // columns [j E, j E + E) of each row: words shift .. shift + E - 1 of the row's blocks j and
+  // j + 1, of which block j was drawn and transformed the step before (carried): an item of
+  // n blocks a row draws n + 1, not 2 n. Where the rows of a warp share their shifts (the
+  // usual case: one run of the column dimension) the selects below take the same operand in
+  // every lane.
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
+    const Index group = per_rows.divide(item);
+    const Index row_index = (item - group * per_rows.divisor) * R;
+    std::int64_t memory_offset;
+    std::uint64_t row_start;
+    this->locate_row(row_index, memory_offset, row_start);
+    const std::int64_t first_column = static_cast<std::int64_t>(group) * row_blocks * E;
+    const std::int64_t step = this->element_step;
+    T* const out = this->data + memory_offset + first_column * step;
+    const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
+    const std::int64_t width = count < row_blocks * E ? count : row_blocks * E;
+    const WarpNeighbours lanes =
+        Realigned ? warp_neighbours<T, R>(out, first_column) : WarpNeighbours{};
+    std::uint32_t counter[R];
+    int shift[R];
+    KOKKOSDTENSOR_IMPL_UNROLL
+    for (int i = 0; i < R; ++i) {
+      const std::uint64_t l = row_start + static_cast<std::uint64_t>(first_column) +
+                              static_cast<std::uint64_t>(i) * column_stride;
+      counter[i] = static_cast<std::uint32_t>(this->first_block + l / E);
+      shift[i] = static_cast<int>(l % E);
+    }
+    T carried[R][E] = {};
+    KOKKOSDTENSOR_IMPL_UNROLL
+    for (int i = 0; i < R; ++i)
+      draw_shifted(out + i, step, width, shift[i], counter[i], 0, carried[i], with);
+    const int blocks = static_cast<int>((width + E - 1) / E);
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll 1
+#endif
+    for (int j = 0; j < blocks; ++j) {
+      T columns[E][R];
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int i = 0; i < R; ++i) {
+        T next[E] = {};
+        draw_shifted(out + i, step, width, shift[i], counter[i], j + 1, next, with);
+        // Words shift .. shift + E - 1 of the two blocks, shifted by 2 then by 1 as the
+        // shift's bits say. (Not `shift == s` for each s: nvcc then indexed the words by the
+        // shift, in local memory.)
+        T window[2 * E];
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int e = 0; e < E; ++e) {
+          window[e] = carried[i][e];
+          window[E + e] = next[e];
+          carried[i][e] = next[e];
+        }
+        if constexpr (E == 4) {
+          KOKKOSDTENSOR_IMPL_UNROLL
+          for (int k = 0; k <= E; ++k)
+            if (shift[i] & 2) window[k] = window[k + 2];
+        }
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
+      }
+      T* const at = out + static_cast<std::int64_t>(j) * E * step;
+      const std::int64_t left = width - static_cast<std::int64_t>(j) * E;
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int e = 0; e < E; ++e)
+        if (e < left) {
+          if constexpr (Realigned)
+            store_rows<T, R>(at + e * step, columns[e], lanes);
+          else
+            store_block<T, R>(at + e * step, columns[e], true);
+        }
+    }
+  }
+
+  // Shifted: block j of the row at `row` (its first of `width` columns) whose first column
+  // is word `shift` of the block at `counter`, transformed: its element e is the row's column
+  // j E + e - shift (inputs read only inside the item: the columns around it are other
+  // items').
+  template <class With>
+  KOKKOS_FORCEINLINE_FUNCTION void draw_shifted(const T* const row, const std::int64_t step,
+                                                const std::int64_t width, const int shift,
+                                                const std::uint32_t counter, const int j,
+                                                T (&block)[E], const With& with) const {
+    if (Dist::reads_input) {
+      KOKKOSDTENSOR_IMPL_UNROLL
+      for (int e = 0; e < E; ++e) {
+        const std::int64_t c = static_cast<std::int64_t>(j) * E + e - shift;
+        if (c >= 0 && c < width) block[e] = row[c * step];
+      }
+    }
+    with(stream_block(this->key, counter + static_cast<std::uint32_t>(j), counter_high), block);
   }
 
   // Columns [first_column, first_column + C) from K + 1 blocks whose element `shift` is the

@@ -341,6 +341,10 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   return true;
 }
 
+template <FillPath Path, class ExecSpace, class Dist>
+void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
+                  const Dist& dist, const RNGState& state, const GlobalBox& box);
+
 // The columns path for a View whose last dimension is strided in memory and another has unit
 // stride (KokkosDTensor_FillColumns.hpp, KokkosDTensor_FillColumnsHost.hpp), and on hosts for
 // one with no unit stride at all. Returns false, launching nothing, if it does not apply.
@@ -473,13 +477,33 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // in one run of the column dimension, each aligned to R elements in memory, and the
     // launch's blocks share the high word of their index. Groups not aligned so: 4 rows,
     // realigned between lanes, for types of 2 and 4 bytes (8-byte ones lost to one row per
-    // item, normal_ f64 7 %) and the distributions that gain by it.
+    // item, normal_ f64 7 %) and the distributions that gain by it, rows that start inside a
+    // block too (the shifted kernel).
     const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
     constexpr int RR = column_realigned_rows;
     constexpr bool realigns = (sizeof(T) == 2 || sizeof(T) == 4) && realigns_columns<Dist>::value;
-    const bool shared_high = (R > 1 || realigns) && rows_aligned &&
-                             blocks_share_high_word(view, state, E, origin_linear, global_stride);
+    const bool high_shared =
+        (R > 1 || realigns) && blocks_share_high_word(view, state, E, origin_linear, global_stride);
+    const bool shared_high = high_shared && rows_aligned;
+    // Rows that start inside a block: vector rows where the distribution gains by them.
+    constexpr bool shifts = realigns && shifts_columns<Dist>::value;
+    if constexpr (realigns) {
+      // A column extent that is not a multiple of 4: its first multiple of 4 rows as one View
+      // (the realigned kernels), the 1 to 3 rows left as another (one row per item).
+      const std::uint64_t left = run % RR;
+      if (high_shared && (rows_aligned || shifts) && left != 0 && run > RR) {
+        StridedData<T> part = view;
+        GlobalBox part_box = box;
+        part.extent[column] = static_cast<std::int64_t>(run - left);
+        fill_strided<Path>(space, part, dist, state, part_box);
+        part.data = view.data + (run - left);
+        part.extent[column] = static_cast<std::int64_t>(left);
+        part_box.origin[column] += static_cast<std::int64_t>(run - left);
+        fill_strided<Path>(space, part, dist, state, part_box);
+        return true;
+      }
+    }
     const auto memory_aligned = [&](const int rows_per_vector) {
       bool aligned =
           reinterpret_cast<std::uintptr_t>(view.data) % (rows_per_vector * sizeof(T)) == 0;
@@ -488,13 +512,15 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
           aligned = false;
       return aligned;
     };
-    const auto go = [&](auto index_tag, auto rows_tag, auto realigned_tag) {
+    const auto go = [&](auto index_tag, auto rows_tag, auto realigned_tag, auto shifted_tag) {
       using Index = typename decltype(index_tag)::type;
       constexpr int rows_per_item = decltype(rows_tag)::value;
       using Functor =
-          FillColumnsFunctor<T, Dist, Index, rows_per_item, decltype(realigned_tag)::value>;
+          FillColumnsFunctor<T, Dist, Index, rows_per_item, decltype(realigned_tag)::value,
+                             decltype(shifted_tag)::value>;
       Functor functor{};
-      functor.row_blocks = column_row_blocks<T, Dist>();
+      functor.row_blocks =
+          decltype(shifted_tag)::value ? column_shifted_row_blocks : column_row_blocks<T, Dist>();
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
@@ -509,6 +535,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.rows_aligned = rows_aligned;
       functor.column_blocks = static_cast<std::uint32_t>(global_stride[column] / E);
       functor.counter_high = static_cast<std::uint32_t>(counter_high);
+      functor.column_stride = global_stride[column];
       launch_device_items<Dist>(space, functor, static_cast<Index>(items));
     };
     using one_row = std::integral_constant<int, 1>;
@@ -516,16 +543,23 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     using realigned_vector = std::integral_constant<int, RR>;
     const auto go_rows = [&](auto index_tag) {
       if (R > 1 && shared_high && run % R == 0 && memory_aligned(R)) {
-        go(index_tag, vector{}, std::false_type{});
+        go(index_tag, vector{}, std::false_type{}, std::false_type{});
         return;
       }
       if constexpr (realigns) {
-        if (shared_high && run % RR == 0) {
-          go(index_tag, realigned_vector{}, std::true_type{});
-          return;
+        if (high_shared && run % RR == 0 && (rows_aligned || shifts)) {
+          // (Rows that start inside a block: each row's shift, whatever the memory's phase.)
+          if (rows_aligned) {
+            go(index_tag, realigned_vector{}, std::true_type{}, std::false_type{});
+            return;
+          }
+          if constexpr (shifts) {
+            go(index_tag, realigned_vector{}, std::true_type{}, std::true_type{});
+            return;
+          }
         }
       }
-      go(index_tag, one_row{}, std::false_type{});
+      go(index_tag, one_row{}, std::false_type{}, std::false_type{});
     };
     // (Work items never outnumber elements.)
     if (view.size() < (std::uint64_t(1) << 31))
