@@ -741,8 +741,8 @@ struct realigns_columns<Geometric<T>> : std::false_type {};
 template <class T, class FloatDist>
 struct realigns_columns<RoundedDistribution<T, FloatDist>> : realigns_columns<FloatDist> {};
 
-// Whether it takes vector rows also where rows start inside a block (each row its own shift):
-// not `dropout_` on float, which ran slower so than one row per item (its 16-bit forms did
+// Whether it also takes vector rows where rows start inside a block (each row its own shift):
+// not `dropout_` on float, which ran faster with one row per item there (its 16-bit forms did
 // not; the H200, docs/performance.md, "Layouts").
 template <class Dist>
 struct shifts_columns : realigns_columns<Dist> {};

@@ -341,6 +341,7 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   return true;
 }
 
+// (Below: fill_columns fills some Views as two parts, each through it.)
 template <FillPath Path, class ExecSpace, class Dist>
 void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
                   const Dist& dist, const RNGState& state, const GlobalBox& box);
