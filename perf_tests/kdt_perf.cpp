@@ -240,8 +240,9 @@ std::function<void()> fill_box(const View& view, const Dist& dist, kdt::Generato
 
 // Every op on the Views users have, in records `<op>@<layout>` whose vs_reference is the
 // ratio to `<op>@right2d` (a LayoutRight View of the same shape, R x C with R * C ~ n):
-// left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1), left3d (LayoutLeft, R x 4 x
-// C / 4), stride2d (a LayoutStride subview of a LayoutLeft View), and the shard at mesh
+// left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1; left2d_odd0 R - 1 x C: a column
+// extent not divisible by 4, rows on blocks; left2d_odd1 R x C + 1: rows inside blocks, columns
+// aligned), left3d (LayoutLeft, R x 4 x C / 4), stride2d (a LayoutStride subview of a LayoutLeft View), and the shard at mesh
 // coordinate 1 (Shard(0): global 2R x C) or (1, 1) (Shard(1), Shard(0) on a 2x2 mesh:
 // global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs); 16-bit
 // uniform_, normal_ and dropout_ where half_t / bhalf_t are 16-bit types. Then uniform_
@@ -301,6 +302,14 @@ void run_layouts(std::int64_t n, const std::string& fill, kdt::Generator& gen, c
     {
       const Left left("left2d_odd", rows - 1, cols + 1);
       ops_on("left2d_odd", left, kdt::Impl::whole_view_box(left));
+    }
+    {
+      const Left left("left2d_odd0", rows - 1, cols);
+      ops_on("left2d_odd0", left, kdt::Impl::whole_view_box(left));
+    }
+    {
+      const Left left("left2d_odd1", rows, cols + 1);
+      ops_on("left2d_odd1", left, kdt::Impl::whole_view_box(left));
     }
     {
       const Kokkos::View<T***, Kokkos::LayoutLeft, Space> left("left3d", rows, 4, cols / 4);
