@@ -242,9 +242,9 @@ std::function<void()> fill_box(const View& view, const Dist& dist, kdt::Generato
 // ratio to `<op>@right2d` (a LayoutRight View of the same shape, R x C with R * C ~ n):
 // left2d (LayoutLeft), left2d_odd (LayoutLeft, R - 1 x C + 1; left2d_odd0 R - 1 x C: a column
 // extent not divisible by 4, rows on blocks; left2d_odd1 R x C + 1: rows inside blocks, columns
-// aligned), left3d (LayoutLeft, R x 4 x C / 4), stride2d (a LayoutStride subview of a LayoutLeft View), and the shard at mesh
-// coordinate 1 (Shard(0): global 2R x C) or (1, 1) (Shard(1), Shard(0) on a 2x2 mesh:
-// global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs); 16-bit
+// aligned), left3d (LayoutLeft, R x 4 x C / 4), stride2d (a LayoutStride subview of a LayoutLeft
+// View), and the shard at mesh coordinate 1 (Shard(0): global 2R x C) or (1, 1) (Shard(1), Shard(0)
+// on a 2x2 mesh: global 2R x 2C) of a DTensor with the default layout (LayoutLeft on GPUs); 16-bit
 // uniform_, normal_ and dropout_ where half_t / bhalf_t are 16-bit types. Then uniform_
 // f32 on 3 x n/3 and n/3 x 3 in both layouts (against LayoutRight of the same shape), and on
 // a View with no unit stride (a column of a LayoutRight n/8 x 8 matrix) against deep_copy.
