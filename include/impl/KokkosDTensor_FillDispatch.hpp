@@ -491,7 +491,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     constexpr bool shifts = realigns && shifts_columns<Dist>::value;
     if constexpr (realigns) {
       // A column extent that is not a multiple of 4: its first multiple of 4 rows as one View
-      // (the realigned kernels), the 1 to 3 rows left as another (one row per item).
+      // (the vector kernels), the 1 to 3 rows left as another (one row per item).
       const std::uint64_t left = run % RR;
       if (high_shared && (rows_aligned || shifts) && left != 0 && run > RR) {
         StridedData<T> part = view;
