@@ -158,25 +158,42 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
             words, with);
   }
 
+  // R > 1: where item `item` is: its R rows at its first column (out), that column, the
+  // columns left in the rows from it, row 0's L (of its column 0) and (Realigned) its lanes.
+  struct RowsItem {
+    T* out;
+    std::int64_t first_column;
+    std::int64_t count;
+    std::uint64_t row_start;
+    WarpNeighbours lanes;
+  };
+  KOKKOS_FORCEINLINE_FUNCTION RowsItem rows_item(const Index item) const {
+    const Index group = per_rows.divide(item);
+    RowsItem located;
+    std::int64_t memory_offset;
+    this->locate_row((item - group * per_rows.divisor) * R, memory_offset, located.row_start);
+    located.first_column = static_cast<std::int64_t>(group) * row_blocks * E;
+    located.out = this->data + memory_offset + located.first_column * this->element_step;
+    located.count = static_cast<std::int64_t>(this->row_length) - located.first_column;
+    located.lanes =
+        Realigned ? warp_neighbours<T, R>(located.out, located.first_column) : WarpNeighbours{};
+    return located;
+  }
+
   // R > 1: R rows' row_blocks whole blocks each, block by block: the R rows' block j, each row's
   // words drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
   // then its E columns stored as R-element vectors.
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
-    const Index group = per_rows.divide(item);
-    const Index row_index = (item - group * per_rows.divisor) * R;
-    std::int64_t memory_offset;
-    std::uint64_t row_start;
-    this->locate_row(row_index, memory_offset, row_start);
-    const std::int64_t first_column = static_cast<std::int64_t>(group) * row_blocks * E;
+    const RowsItem located = rows_item(item);
     const std::int64_t step = this->element_step;
-    T* const out = this->data + memory_offset + first_column * step;
-    const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
-    const WarpNeighbours lanes =
-        Realigned ? warp_neighbours<T, R>(out, first_column) : WarpNeighbours{};
+    T* const out = located.out;
+    const std::int64_t first_column = located.first_column;
+    const std::int64_t count = located.count;
+    const WarpNeighbours lanes = located.lanes;
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
-        this->first_block + (row_start + static_cast<std::uint64_t>(first_column)) / E);
+        this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
     // Block j of the item: `left` columns from its first (E or more: the whole block).
     const auto fill_block = [&](const int j, const std::int64_t left) {
       T* const at = out + static_cast<std::int64_t>(j) * E * step;
@@ -235,23 +252,15 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   // every lane.
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
-    const Index group = per_rows.divide(item);
-    const Index row_index = (item - group * per_rows.divisor) * R;
-    std::int64_t memory_offset;
-    std::uint64_t row_start;
-    this->locate_row(row_index, memory_offset, row_start);
-    const std::int64_t first_column = static_cast<std::int64_t>(group) * row_blocks * E;
+    const RowsItem located = rows_item(item);
     const std::int64_t step = this->element_step;
-    T* const out = this->data + memory_offset + first_column * step;
-    const std::int64_t count = static_cast<std::int64_t>(this->row_length) - first_column;
-    const std::int64_t width = count < row_blocks * E ? count : row_blocks * E;
-    const WarpNeighbours lanes =
-        Realigned ? warp_neighbours<T, R>(out, first_column) : WarpNeighbours{};
+    T* const out = located.out;
+    const std::int64_t width = located.count < row_blocks * E ? located.count : row_blocks * E;
     std::uint32_t counter[R];
     int shift[R];
     KOKKOSDTENSOR_IMPL_UNROLL
     for (int i = 0; i < R; ++i) {
-      const std::uint64_t l = row_start + static_cast<std::uint64_t>(first_column) +
+      const std::uint64_t l = located.row_start + static_cast<std::uint64_t>(located.first_column) +
                               static_cast<std::uint64_t>(i) * column_stride;
       counter[i] = static_cast<std::uint32_t>(this->first_block + l / E);
       shift[i] = static_cast<int>(l % E);
@@ -294,7 +303,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       for (int e = 0; e < E; ++e)
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R>(at + e * step, columns[e], lanes);
+            store_rows<T, R>(at + e * step, columns[e], located.lanes);
           else
             store_block<T, R>(at + e * step, columns[e], true);
         }
