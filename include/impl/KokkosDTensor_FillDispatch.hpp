@@ -484,16 +484,17 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     constexpr int R = column_vector_rows<T>();
     constexpr int RR = column_realigned_rows;
     constexpr bool realigns = (sizeof(T) == 2 || sizeof(T) == 4) && realigns_columns<Dist>::value;
-    const bool high_shared =
+    // Every block of the View under one high word; with rows on blocks too: shared_high.
+    const bool one_high_word =
         (R > 1 || realigns) && blocks_share_high_word(view, state, E, origin_linear, global_stride);
-    const bool shared_high = high_shared && rows_aligned;
+    const bool shared_high = one_high_word && rows_aligned;
     // Rows that start inside a block: vector rows where the distribution gains by them.
     constexpr bool shifts = realigns && shifts_columns<Dist>::value;
     if constexpr (realigns) {
       // A column extent that is not a multiple of 4: its first multiple of 4 rows as one View
       // (the vector kernels), the 1 to 3 rows left as another (one row per item).
       const std::uint64_t left = run % RR;
-      if (high_shared && (rows_aligned || shifts) && left != 0 && run > RR) {
+      if (one_high_word && (rows_aligned || shifts) && left != 0 && run > RR) {
         StridedData<T> part = view;
         GlobalBox part_box = box;
         part.extent[column] = static_cast<std::int64_t>(run - left);
@@ -548,7 +549,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
         return;
       }
       if constexpr (realigns) {
-        if (high_shared && run % RR == 0 && (rows_aligned || shifts)) {
+        if (one_high_word && run % RR == 0 && (rows_aligned || shifts)) {
           // (Rows that start inside a block: each row's shift, whatever the memory's phase.)
           if (rows_aligned) {
             go(index_tag, realigned_vector{}, std::true_type{}, std::false_type{});
