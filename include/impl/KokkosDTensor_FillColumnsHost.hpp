@@ -97,8 +97,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
   // Chunks drawn together in AVX-512 (independent Philox chains, as the rows kernel's
   // philox16<2>): the fastest of 1, 2 and 4 on one Zen 4 core (docs/performance.md, "Layouts"):
-  // 4 for float, 2 for other types, 1 for the ops that read their input.
-  static constexpr int chains = Dist::reads_input ? 1 : (std::is_same<T, float>::value ? 4 : 2);
+  // 4 for float, 2 for other types and for the ops that read their input (with their loads
+  // prefetched and rows inside blocks carried from pass to pass; 1 without).
+  static constexpr int chains = Dist::reads_input ? 2 : (std::is_same<T, float>::value ? 4 : 2);
+  // Ops that read their input: the group this many further down the columns is prefetched
+  // (without it, their loads from 16 columns at once waited; docs/performance.md, "Layouts").
+  static constexpr int prefetch_groups = 4;
   // Rows that start inside a block need each lane's block k0 as well: drawn in one batch with
   // the first chunks' blocks, not in a chain of its own, which waits out the rounds' latency
   // alone (odd extents' cheap ops +10-20 % on one Zen 4 core). Only for the cheap transforms:
@@ -420,6 +424,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       current = words;
       words = chunk;
     }
+    if constexpr (Dist::reads_input) prefetch_input(rows, k);
     if constexpr (HostAvx512Transform<Dist>::available) {
       // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
       if (Dist::reads_input) load_elements_avx512(rows, k, values);
@@ -436,6 +441,20 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         blocks.fill_8_avx2(values + 8 * h * E, half);
       }
       store_columns_avx512(rows, k, values, keep);
+    }
+  }
+
+  // Chunk k's input of the group prefetch_groups after `rows` into L1, a prefetch per 64 bytes
+  // of a column (an address past the View is never read: a prefetch does not fault).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void prefetch_input(
+      const T* rows, std::uint64_t k) const {
+    const std::uintptr_t ahead =
+        reinterpret_cast<std::uintptr_t>(rows) + prefetch_groups * L * sizeof(T);
+    for (int e = 0; e < E; ++e) {
+      const std::uintptr_t column =
+          ahead + (static_cast<std::int64_t>(k) * E + e) * this->element_step * sizeof(T);
+      for (int h = 0; h < static_cast<int>(sizeof(T)) / 4; ++h)
+        _mm_prefetch(reinterpret_cast<const char*>(column + 64 * h), _MM_HINT_T0);
     }
   }
 
