@@ -100,8 +100,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // 4 for float, 2 for other types and for the ops that read their input (with their loads
   // prefetched and rows inside blocks carried from pass to pass; 1 without).
   static constexpr int chains = Dist::reads_input ? 2 : (std::is_same<T, float>::value ? 4 : 2);
-  // Ops that read their input: the group this many further down the columns is prefetched
-  // (without it, their loads from 16 columns at once waited; docs/performance.md, "Layouts").
+  // Ops that read their input and those whose transform is long prefetch the group this many
+  // further down the columns: the loads from 16 columns at once waited without it, and so did
+  // the long transforms' stores; the cheap transforms ran slower with it (docs/performance.md,
+  // "Layouts").
+  static constexpr bool prefetches = Dist::reads_input || !has_cheap_transform<Dist>::value;
   static constexpr int prefetch_groups = 4;
   // Rows that start inside a block need each lane's block k0 as well: drawn in one batch with
   // the first chunks' blocks, not in a chain of its own, which waits out the rounds' latency
@@ -424,7 +427,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       current = words;
       words = chunk;
     }
-    if constexpr (Dist::reads_input) prefetch_input(rows, k);
+    if constexpr (prefetches) prefetch_group(rows, k);
     if constexpr (HostAvx512Transform<Dist>::available) {
       // By element: values[16 e + l] is element e of row l, column k E + e of the 16 rows.
       if (Dist::reads_input) load_elements_avx512(rows, k, values);
@@ -444,9 +447,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     }
   }
 
-  // Chunk k's input of the group prefetch_groups after `rows` into L1, a prefetch per 64 bytes
-  // of a column (an address past the View is never read: a prefetch does not fault).
-  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void prefetch_input(
+  // Chunk k's columns of the group prefetch_groups after `rows` into L1, a prefetch per 64
+  // bytes (an address past the View is never read: a prefetch does not fault).
+  __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void prefetch_group(
       const T* rows, std::uint64_t k) const {
     const std::uintptr_t ahead =
         reinterpret_cast<std::uintptr_t>(rows) + prefetch_groups * L * sizeof(T);
