@@ -251,6 +251,17 @@ void check_every_shape(Maker make, const char* name) {
     Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> odd3("odd3", 13, 3, 21);
     check_paths(odd3, make(), kdt::Impl::whole_view_box(odd3), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows shifted 3d");
+    // The same where each group of a vector's rows is aligned to it in memory (plain vector
+    // stores, no realignment): a column extent of 36, rank 2 and 3.
+    Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> odd_rows("odd_rows", 36, 29);
+    check_paths(odd_rows, make(), kdt::Impl::whole_view_box(odd_rows), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows shifted aligned");
+    check_paths(odd_rows, make(), kdt::Impl::whole_view_box(odd_rows),
+                kdt::RNGState{11, (1ull << 34) + 8},
+                std::string(name) + " vector rows shifted aligned above block 2^32");
+    Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> odd_rows3("odd_rows3", 12, 3, 21);
+    check_paths(odd_rows3, make(), kdt::Impl::whole_view_box(odd_rows3), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows shifted aligned 3d");
   }
   // No unit stride, elements 40 apart (the device's elements kernel): a column of a
   // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a

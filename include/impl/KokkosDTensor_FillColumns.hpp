@@ -14,6 +14,7 @@
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_RealignedStores.hpp>
+#include <type_traits>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -74,8 +75,16 @@ constexpr int column_row_blocks() {
 
 // Blocks of each row per work item where rows start inside a block (Shifted): each item draws
 // one block more a row, so longer items than the others' (of 2, 4, 8 and 16, 16 ran fastest
-// or within 2 % of it for every op on the H200 but random_bits_, 3 %; docs/performance.md).
-constexpr int column_shifted_row_blocks = 16;
+// or within 2 % of it for every op on the H200 but random_bits_, 3 %). With plain vector
+// stores (not Realigned), integer types and 8-byte ones without the normal table ran faster
+// with 8 (docs/performance.md, "Layouts").
+template <class T, class Dist, bool Realigned>
+constexpr int column_shifted_row_blocks() {
+  return !Realigned && (std::is_integral<T>::value ||
+                        (sizeof(T) == 8 && !uses_shared_normal_table<Dist>::value))
+             ? 8
+             : 16;
+}
 
 // Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones
 // (1 row: no vectors). Rows not aligned to a vector in memory: 4 rows of 2- and 4-byte types,

@@ -474,10 +474,11 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
   } else {
     // R neighbouring rows per item, stored as 16-byte vectors, when every group of R rows lies
     // in one run of the column dimension, each aligned to R elements in memory, and the
-    // launch's blocks share the high word of their index. Groups not aligned so: 4 rows,
-    // realigned between lanes, for types of 2 and 4 bytes (8-byte ones lost to one row per
-    // item, normal_ f64 7 %) and the distributions that gain by it, rows that start inside a
-    // block too (the shifted kernel).
+    // launch's blocks share the high word of their index; rows that start inside a block
+    // (the shifted kernel) the same where groups of RS rows are aligned so. Groups not aligned
+    // so: 4 rows, realigned between lanes, for types of 2 and 4 bytes (8-byte ones lost to one
+    // row per item, normal_ f64 7 %) and the distributions that gain by it, rows that start
+    // inside a block too.
     const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
     constexpr int RR = column_realigned_rows;
@@ -520,7 +521,9 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              decltype(shifted_tag)::value>;
       Functor functor{};
       functor.row_blocks =
-          decltype(shifted_tag)::value ? column_shifted_row_blocks : column_row_blocks<T, Dist>();
+          decltype(shifted_tag)::value
+              ? column_shifted_row_blocks<T, Dist, decltype(realigned_tag)::value>()
+              : column_row_blocks<T, Dist>();
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
@@ -541,10 +544,21 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     using one_row = std::integral_constant<int, 1>;
     using vector = std::integral_constant<int, R>;
     using realigned_vector = std::integral_constant<int, RR>;
+    // Rows that start inside a block, each group of RS rows aligned to RS elements in memory:
+    // the shifted kernel with plain vector stores, for every distribution and type of 2 bytes
+    // or more (it ran faster than the realigned one and than one row per item but for
+    // normal_ f32; docs/performance.md, "Layouts").
+    constexpr int RS = R < RR ? R : RR;
     const auto go_rows = [&](auto index_tag) {
       if (R > 1 && shared_high && run % R == 0 && memory_aligned(R)) {
         go(index_tag, vector{}, std::false_type{}, std::false_type{});
         return;
+      }
+      if constexpr (RS > 1) {
+        if (!rows_aligned && one_high_word && run % RS == 0 && memory_aligned(RS)) {
+          go(index_tag, std::integral_constant<int, RS>{}, std::false_type{}, std::true_type{});
+          return;
+        }
       }
       if constexpr (realigns) {
         if (one_high_word && run % RR == 0 && (rows_aligned || shifts)) {
