@@ -94,6 +94,13 @@ constexpr int column_vector_rows() {
   return sizeof(T) == 1 ? 1 : 16 / static_cast<int>(sizeof(T));
 }
 constexpr int column_realigned_rows = 4;
+// Rows that start inside a block where groups of rows are aligned in memory (the shifted
+// kernel with plain vector stores): the vector rows, at most 4 (2 of 8-byte types).
+template <class T>
+constexpr int column_shifted_rows() {
+  return column_vector_rows<T>() < column_realigned_rows ? column_vector_rows<T>()
+                                                         : column_realigned_rows;
+}
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define KOKKOSDTENSOR_IMPL_UNROLL _Pragma("unroll")

@@ -548,7 +548,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // the shifted kernel with plain vector stores, for every distribution and type of 2 bytes
     // or more (it ran faster than the realigned one and than one row per item but for
     // normal_ f32; docs/performance.md, "Layouts").
-    constexpr int RS = R < RR ? R : RR;
+    constexpr int RS = column_shifted_rows<T>();
     const auto go_rows = [&](auto index_tag) {
       if (R > 1 && shared_high && run % R == 0 && memory_aligned(R)) {
         go(index_tag, vector{}, std::false_type{}, std::false_type{});
