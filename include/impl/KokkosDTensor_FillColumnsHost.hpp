@@ -120,6 +120,12 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr int pair_chunks = 2;
   // The most groups a band may have when items carry blocks from pass to pass (passes > 1).
   static constexpr int max_carried_groups = 64;
+  // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, where rows start on
+  // blocks (no block more per item): faster on one Zen 4 core than 32 x 4 (16 columns) but for
+  // float's cheap transforms (4 chains, bound by the Philox) and 8-byte types
+  // (docs/performance.md, "Layouts").
+  static constexpr bool narrow_items_alone =
+      sizeof(T) == 4 && !(chains == 4 && has_cheap_transform<Dist>::value);
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
