@@ -961,9 +961,10 @@ TEST(ReducedPrecisionKokkosTypes, DeviceEqualsHost) {
 
 // The same through the device's columns kernels for 16-bit rows (docs/performance.md,
 // "Layouts"): LayoutLeft 64 x 36 (8 rows' 16-byte vectors), 20 x 36 (runs not divisible by 8:
-// 4 rows realigned between lanes), a 256 x 40 subview of 259 x 44 (columns at every phase of
-// a vector: realigned) and 37 x 29 (rows inside blocks: one row per item). The whole parent
-// View is compared: nothing outside the subview is written.
+// realigned rows and one row per item), a 256 x 40 subview of 259 x 44 (columns at every phase
+// of a vector: realigned), 40 x 29 (rows inside blocks, groups of 8 aligned: the shifted
+// kernel's vectors) and 37 x 29 (rows inside blocks). The whole parent View is compared:
+// nothing outside the subview is written.
 TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
   if constexpr (!kHostIsOther) GTEST_SKIP() << "one execution space in this build";
   struct Shape {
@@ -972,6 +973,7 @@ TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
   const Shape shapes[] = {{64, 36, 0, 64, 0, 36},
                           {20, 36, 0, 20, 0, 36},
                           {259, 44, 1, 257, 2, 42},
+                          {40, 29, 0, 40, 0, 29},
                           {37, 29, 0, 37, 0, 29}};
   const auto fill = [](auto space, auto zero, const Shape& s) {
     using T = decltype(zero);

@@ -749,6 +749,20 @@ struct shifts_columns : realigns_columns<Dist> {};
 template <>
 struct shifts_columns<Dropout<float>> : std::false_type {};
 
+// Whether its realigned kernel gives lane 0 of each warp to repeating the warp before's last
+// group of rows, so that only a run's ends store by element: a 32nd more draws and transforms
+// for fewer stores. Not for the ops bound by instructions, which lost by it on the H100: the
+// long transforms (the normal table's, trunc_normal_) and the 16-bit ones but dropout_, which
+// reads as it writes (docs/performance.md, "Layouts").
+template <class Dist>
+struct realigned_lookbehind : std::integral_constant<bool, !uses_shared_normal_table<Dist>::value> {
+};
+template <class T>
+struct realigned_lookbehind<TruncNormal<T>> : std::false_type {};
+template <class T, class FloatDist>
+struct realigned_lookbehind<RoundedDistribution<T, FloatDist>>
+    : std::integral_constant<bool, FloatDist::reads_input> {};
+
 }  // namespace Impl
 }  // namespace KokkosDTensor
 

@@ -94,12 +94,21 @@ constexpr int column_vector_rows() {
   return sizeof(T) == 1 ? 1 : 16 / static_cast<int>(sizeof(T));
 }
 constexpr int column_realigned_rows = 4;
-// Rows that start inside a block where groups of rows are aligned in memory (the shifted
-// kernel with plain vector stores): the vector rows, at most 4 (2 of 8-byte types).
+// Rows that start on a block boundary, realigned: 8 rows of 2-byte types (16-byte vectors, as
+// the aligned kernel's), 4 of the others.
 template <class T>
+constexpr int column_realigned_block_rows() {
+  return sizeof(T) == 2 ? 8 : column_realigned_rows;
+}
+// Rows that start inside a block where groups of rows are aligned in memory (the shifted
+// kernel with plain vector stores): at most 4 rows (2 of 8-byte types), but 8 of 2-byte types
+// with the normal table (16-byte vectors; uniform_ and dropout_ ran as fast or faster with 4
+// on the H100, docs/performance.md, "Layouts").
+template <class T, class Dist>
 constexpr int column_shifted_rows() {
-  return column_vector_rows<T>() < column_realigned_rows ? column_vector_rows<T>()
-                                                         : column_realigned_rows;
+  constexpr int vector = column_vector_rows<T>();
+  if (sizeof(T) == 2 && uses_shared_normal_table<Dist>::value) return vector;
+  return vector < column_realigned_rows ? vector : column_realigned_rows;
 }
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -130,7 +139,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
   static constexpr int C = K * E;  // columns per work item (R = 1)
-  divider_t<Index> per_rows;       // divides by rows / R
+  divider_t<Index> per_rows;       // divides by rows / R (Realigned with lookbehind: 32 W)
+  Index row_groups = 0;            // Realigned: rows / R
+  bool lookbehind = false;         // Realigned: lane 0 of a warp repeats the group before it
   bool rows_aligned = true;
   int row_blocks = 0;               // R > 1: blocks of each row per work item
   std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
@@ -187,12 +198,35 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     const Index group = per_rows.divide(item);
     RowsItem located;
     std::int64_t memory_offset;
-    this->locate_row((item - group * per_rows.divisor) * R, memory_offset, located.row_start);
+    Index rows_group = item - group * per_rows.divisor;
+    bool silent = false, next_in_next_warp = false, last_lane = false;
+    if (Realigned && lookbehind) {
+      // Warps of 32 items take 31 groups of rows each: lane 0 repeats the group of the warp
+      // before's lane 31 (its values, stored by nobody, complete lane 1's first vector), so
+      // that only a run's ends store by element. Lanes past the groups repeat the last one.
+      const Index lane = rows_group % 32;
+      Index q = rows_group / 32 * 31 + lane;
+      silent = lane == 0 || q > row_groups;
+      q = q == 0 ? Index(0) : q - 1;
+      if (q >= row_groups) q = row_groups - 1;
+      rows_group = q;
+      last_lane = lane == 31 && q + 1 < row_groups;
+    }
+    this->locate_row(rows_group * R, memory_offset, located.row_start);
+    if (last_lane) {
+      // Lane 31: the next warp's lane 1 stores its last values if it takes the next group
+      // and that group follows in memory (checked as that lane will: by address).
+      std::int64_t next;
+      std::uint64_t unused;
+      this->locate_row((rows_group + 1) * R, next, unused);
+      next_in_next_warp = next == memory_offset + R;
+    }
     located.first_column = static_cast<std::int64_t>(group) * row_blocks * E;
     located.out = this->data + memory_offset + located.first_column * this->element_step;
     located.count = static_cast<std::int64_t>(this->row_length) - located.first_column;
-    located.lanes =
-        Realigned ? warp_neighbours<T, R>(located.out, located.first_column) : WarpNeighbours{};
+    located.lanes = Realigned ? warp_neighbours<T, R>(located.out, located.first_column, silent,
+                                                      next_in_next_warp)
+                              : WarpNeighbours{};
     return located;
   }
 

@@ -490,11 +490,14 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     const bool shared_high = one_high_word && rows_aligned;
     // Rows that start inside a block: vector rows where the distribution gains by them.
     constexpr bool shifts = realigns && shifts_columns<Dist>::value;
+    // Rows on blocks, realigned: RB rows (8 of 2-byte types); rows inside blocks: RR.
+    constexpr int RB = column_realigned_block_rows<T>();
+    const std::uint64_t realigned_rows = rows_aligned ? RB : RR;
     if constexpr (realigns) {
-      // A column extent that is not a multiple of 4: its first multiple of 4 rows as one View
-      // (the vector kernels), the 1 to 3 rows left as another (one row per item).
-      const std::uint64_t left = run % RR;
-      if (one_high_word && (rows_aligned || shifts) && left != 0 && run > RR) {
+      // A column extent that is not a multiple of the realigned rows: its first multiple of
+      // them as one View (the vector kernels), the rows left as another (one row per item).
+      const std::uint64_t left = run % realigned_rows;
+      if (one_high_word && (rows_aligned || shifts) && left != 0 && run > realigned_rows) {
         StridedData<T> part = view;
         GlobalBox part_box = box;
         part.extent[column] = static_cast<std::int64_t>(run - left);
@@ -533,9 +536,17 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       }
       const std::uint64_t C =
           rows_per_item > 1 ? static_cast<std::uint64_t>(functor.row_blocks) * E : Functor::C;
-      const std::uint64_t items = rows / rows_per_item * ((row_length + C - 1) / C);
+      const std::uint64_t groups = rows / rows_per_item;
+      // Realigned: warps of 31 groups of rows and a lane that repeats the one before, so that
+      // runs of rows store no edges between warps (realigned_lookbehind).
+      constexpr bool lookbehind =
+          decltype(realigned_tag)::value && realigned_lookbehind<Dist>::value;
+      const std::uint64_t region = lookbehind ? 32 * ((groups + 30) / 31) : groups;
+      const std::uint64_t items = region * ((row_length + C - 1) / C);
       set_geometry(functor);
-      functor.per_rows = divider_t<Index>(static_cast<Index>(rows / rows_per_item));
+      functor.per_rows = divider_t<Index>(static_cast<Index>(region));
+      functor.row_groups = static_cast<Index>(groups);
+      functor.lookbehind = lookbehind;
       functor.rows_aligned = rows_aligned;
       functor.column_blocks = static_cast<std::uint32_t>(global_stride[column] / E);
       functor.counter_high = static_cast<std::uint32_t>(counter_high);
@@ -549,7 +560,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // the shifted kernel with plain vector stores, for every distribution and type of 2 bytes
     // or more (it ran faster than the realigned one and than one row per item but for
     // normal_ f32; docs/performance.md, "Layouts").
-    constexpr int RS = column_shifted_rows<T>();
+    constexpr int RS = column_shifted_rows<T, Dist>();
     const auto go_rows = [&](auto index_tag) {
       if (R > 1 && shared_high && run % R == 0 && memory_aligned(R)) {
         go(index_tag, vector{}, std::false_type{}, std::false_type{});
@@ -562,10 +573,10 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
         }
       }
       if constexpr (realigns) {
-        if (one_high_word && run % RR == 0 && (rows_aligned || shifts)) {
+        if (one_high_word && run % realigned_rows == 0 && (rows_aligned || shifts)) {
           // (Rows that start inside a block: each row's shift, whatever the memory's phase.)
           if (rows_aligned) {
-            go(index_tag, realigned_vector{}, std::true_type{}, std::false_type{});
+            go(index_tag, std::integral_constant<int, RB>{}, std::true_type{}, std::false_type{});
             return;
           }
           if constexpr (shifts) {

@@ -24,6 +24,7 @@ struct WarpNeighbours {
   unsigned mask = 0;
   bool has_prev = false;
   bool has_next = false;
+  bool silent = false;  // this lane's values only complete its neighbour's vector
 };
 
 // Position of `p` inside its R-element vector.
@@ -36,10 +37,14 @@ KOKKOS_FORCEINLINE_FUNCTION int vector_phase(const T* p) {
 // `first`: this lane's first row at its first column, `first_column` (lanes of one column
 // group run the same blocks). Called by every active lane of the warp: the match below groups
 // them.
+// `silent`: this lane stores nothing; `next_in_next_warp`: lane 31's last values are stored
+// by the next warp's lane 1.
 template <class T, int R>
 KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
-                                                           std::uint64_t first_column) {
+                                                           std::uint64_t first_column, bool silent,
+                                                           bool next_in_next_warp) {
   WarpNeighbours n;
+  n.silent = silent;
 #if defined(__CUDA_ARCH__)
   // Lanes that take the same branches: same columns and the same phase at every column.
   const std::uint64_t key =
@@ -51,10 +56,12 @@ KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
   const unsigned long long before = __shfl_up_sync(n.mask, address, 1);
   n.has_prev = lane > 0 && ((n.mask >> (lane - 1)) & 1u) != 0 && before + R * sizeof(T) == address;
   const int next_has_prev = __shfl_down_sync(n.mask, static_cast<int>(n.has_prev), 1);
-  n.has_next = lane < 31 && ((n.mask >> (lane + 1)) & 1u) != 0 && next_has_prev != 0;
+  n.has_next =
+      lane < 31 ? ((n.mask >> (lane + 1)) & 1u) != 0 && next_has_prev != 0 : next_in_next_warp;
 #else
   (void)first;
   (void)first_column;
+  (void)next_in_next_warp;
 #endif
   return n;
 }
@@ -89,6 +96,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
   T vector[R];
   for (int m = 0; m < Q; ++m) vector[m] = from_lane_before(v[R - Q + m], n.mask, 1);
   for (int m = Q; m < R; ++m) vector[m] = from_lane_before(v[m - Q], n.mask, 0);
+  if (n.silent) return;
   if (n.has_prev) {
     store_block<T, R>(at - Q, vector, true);
   } else {
@@ -98,10 +106,41 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
     for (int m = R - Q; m < R; ++m) at[m] = v[m];
 }
 
+// 2-byte types, 8 rows (16-byte vectors): as store_shifted, with lane - 1's values moved as
+// 4 words (half the shuffles) and the vector put together from words, each a funnel shift of
+// two neighbours by 16 bits where Q is odd.
+template <int Q, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[8],
+                                                      const WarpNeighbours& n) {
+  static_assert(sizeof(T) == 2, "2-byte types");
+  std::uint32_t own[4];
+  memcpy(own, v, sizeof(own));
+  std::uint32_t words[8];       // lane - 1's 8 values, then this lane's
+  constexpr int first = 8 - Q;  // the vector's first value in words' 16
+  for (int k = 0; k < 4; ++k) {
+    // (Only the words the vector takes: ceil(Q / 2) shuffles.)
+    words[k] = k >= first / 2 ? from_lane_before(own[k], n.mask, 1) : 0u;
+    words[4 + k] = own[k];
+  }
+  std::uint32_t vector[4];
+  for (int k = 0; k < 4; ++k)
+    vector[k] = first % 2 == 0 ? words[first / 2 + k]
+                               : (words[first / 2 + k] >> 16) | (words[first / 2 + k + 1] << 16);
+  if (n.silent) return;
+  if (n.has_prev) {
+    store_block<std::uint32_t, 4>(reinterpret_cast<std::uint32_t*>(at - Q), vector, true);
+  } else {
+    for (int m = 0; m < 8 - Q; ++m) at[m] = v[m];
+  }
+  if (!n.has_next)
+    for (int m = 8 - Q; m < 8; ++m) at[m] = v[m];
+}
+
 // Stores v, rows [0, R) of one column at `at` (contiguous), as aligned vectors where it can.
 template <class T, int R>
 KOKKOS_FORCEINLINE_FUNCTION void store_rows(T* at, const T (&v)[R], const WarpNeighbours& n) {
-  static_assert(R == 2 || R == 4, "vectors of 2 or 4 elements");
+  static_assert(R == 2 || R == 4 || (R == 8 && sizeof(T) == 2),
+                "vectors of 2 or 4 elements, or 8 of a 2-byte type");
 #if defined(__CUDA_ARCH__)
   // An opaque address: otherwise nvcc keeps a pointer per column and shift across the blocks'
   // loop (the kernel took 142 registers instead of 98).
@@ -110,7 +149,31 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows(T* at, const T (&v)[R], const WarpNe
   const int phase = vector_phase<T, R>(at);
   // (Every lane of n.mask takes the same branch: the shuffles inside need them all.)
   if (phase == 0) {
-    store_block<T, R>(at, v, true);
+    if (!n.silent) store_block<T, R>(at, v, true);
+  } else if constexpr (R == 8) {
+    switch (phase) {
+      case 1:
+        store_shifted_halves<1>(at, v, n);
+        break;
+      case 2:
+        store_shifted_halves<2>(at, v, n);
+        break;
+      case 3:
+        store_shifted_halves<3>(at, v, n);
+        break;
+      case 4:
+        store_shifted_halves<4>(at, v, n);
+        break;
+      case 5:
+        store_shifted_halves<5>(at, v, n);
+        break;
+      case 6:
+        store_shifted_halves<6>(at, v, n);
+        break;
+      default:
+        store_shifted_halves<7>(at, v, n);
+        break;
+    }
   } else if (phase == 1) {
     store_shifted<1>(at, v, n);
   } else if constexpr (R == 4) {
