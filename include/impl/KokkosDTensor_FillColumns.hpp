@@ -139,7 +139,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
   static constexpr int C = K * E;  // columns per work item (R = 1)
-  divider_t<Index> per_rows;       // divides by rows / R (Realigned with lookbehind: 32 W)
+  divider_t<Index> per_rows;       // divides by rows / R (lookbehind: 32 per 31 groups)
   Index row_groups = 0;            // Realigned: rows / R
   bool lookbehind = false;         // Realigned: lane 0 of a warp repeats the group before it
   bool rows_aligned = true;

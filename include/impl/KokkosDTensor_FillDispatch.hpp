@@ -477,9 +477,9 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // in one run of the column dimension, each aligned to R elements in memory, and the
     // launch's blocks share the high word of their index; rows that start inside a block
     // (the shifted kernel) the same where groups of RS rows are aligned so. Groups not aligned
-    // so: 4 rows, realigned between lanes, for types of 2 and 4 bytes (8-byte ones lost to one
-    // row per item, normal_ f64 7 %) and the distributions that gain by it, rows that start
-    // inside a block too.
+    // so: 4 rows (8 of 2-byte types where rows start on blocks), realigned between lanes, for
+    // types of 2 and 4 bytes (8-byte ones lost to one row per item, normal_ f64 7 %) and the
+    // distributions that gain by it, rows that start inside a block too.
     const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
     constexpr int RR = column_realigned_rows;
