@@ -85,6 +85,23 @@ KOKKOS_FORCEINLINE_FUNCTION T from_lane_before(const T& value, unsigned mask, un
 #endif
 }
 
+// The stores of store_shifted: `vector` (N words W, put together from lane - 1's values and
+// this lane's) where lane - 1 takes part, else this lane's first R - Q values one by one; the
+// last Q one by one where lane + 1 does not take them into its vector.
+template <int Q, class T, int R, class W, int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_assembled(T* const at, const T (&v)[R], const W (&vector)[N],
+                                                 const WarpNeighbours& n) {
+  static_assert(N * sizeof(W) == R * sizeof(T), "one vector of R values");
+  if (n.silent) return;
+  if (n.has_prev) {
+    store_block<W, N>(reinterpret_cast<W*>(at - Q), vector, true);
+  } else {
+    for (int m = 0; m < R - Q; ++m) at[m] = v[m];
+  }
+  if (!n.has_next)
+    for (int m = R - Q; m < R; ++m) at[m] = v[m];
+}
+
 // Values v of rows [0, R) at `at`, which lies Q elements into its aligned vector: the vector
 // holds lane - 1's last Q values and this lane's first R - Q; its last Q go to lane + 1's.
 template <int Q, class T, int R>
@@ -96,14 +113,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
   T vector[R];
   for (int m = 0; m < Q; ++m) vector[m] = from_lane_before(v[R - Q + m], n.mask, 1);
   for (int m = Q; m < R; ++m) vector[m] = from_lane_before(v[m - Q], n.mask, 0);
-  if (n.silent) return;
-  if (n.has_prev) {
-    store_block<T, R>(at - Q, vector, true);
-  } else {
-    for (int m = 0; m < R - Q; ++m) at[m] = v[m];
-  }
-  if (!n.has_next)
-    for (int m = R - Q; m < R; ++m) at[m] = v[m];
+  store_assembled<Q>(at, v, vector, n);
 }
 
 // 2-byte types, 8 rows (16-byte vectors): as store_shifted, with lane - 1's values moved as
@@ -126,14 +136,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[
   for (int k = 0; k < 4; ++k)
     vector[k] = first % 2 == 0 ? words[first / 2 + k]
                                : (words[first / 2 + k] >> 16) | (words[first / 2 + k + 1] << 16);
-  if (n.silent) return;
-  if (n.has_prev) {
-    store_block<std::uint32_t, 4>(reinterpret_cast<std::uint32_t*>(at - Q), vector, true);
-  } else {
-    for (int m = 0; m < 8 - Q; ++m) at[m] = v[m];
-  }
-  if (!n.has_next)
-    for (int m = 8 - Q; m < 8; ++m) at[m] = v[m];
+  store_assembled<Q>(at, v, vector, n);
 }
 
 // Stores v, rows [0, R) of one column at `at` (contiguous), as aligned vectors where it can.
