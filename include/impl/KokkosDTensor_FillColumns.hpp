@@ -87,18 +87,17 @@ constexpr int column_shifted_row_blocks() {
 }
 
 // Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones
-// (1 row: no vectors). Rows not aligned to a vector in memory: 4 rows of 2- and 4-byte types,
-// realigned between lanes (KokkosDTensor_RealignedStores.hpp).
+// (1 row: no vectors).
 template <class T>
 constexpr int column_vector_rows() {
   return sizeof(T) == 1 ? 1 : 16 / static_cast<int>(sizeof(T));
 }
-constexpr int column_realigned_rows = 4;
-// Rows that start on a block boundary, realigned: 8 rows of 2-byte types (16-byte vectors, as
-// the aligned kernel's), 4 of the others.
+// Rows not aligned to a vector in memory, realigned between lanes
+// (KokkosDTensor_RealignedStores.hpp), rows on blocks or inside them: 8 rows of 2-byte types
+// (16-byte vectors, as the aligned kernel's), 4 of 4-byte ones.
 template <class T>
-constexpr int column_realigned_block_rows() {
-  return sizeof(T) == 2 ? 8 : column_realigned_rows;
+constexpr int column_realigned_rows() {
+  return sizeof(T) == 2 ? 8 : 4;
 }
 // Rows that start inside a block where groups of rows are aligned in memory (the shifted
 // kernel with plain vector stores): at most 4 rows (2 of 8-byte types), but 8 of 2-byte types
@@ -108,7 +107,7 @@ template <class T, class Dist>
 constexpr int column_shifted_rows() {
   constexpr int vector = column_vector_rows<T>();
   if (sizeof(T) == 2 && uses_shared_normal_table<Dist>::value) return vector;
-  return vector < column_realigned_rows ? vector : column_realigned_rows;
+  return vector < 4 ? vector : 4;
 }
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

@@ -477,12 +477,11 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     // in one run of the column dimension, each aligned to R elements in memory, and the
     // launch's blocks share the high word of their index; rows that start inside a block
     // (the shifted kernel) the same where groups of RS rows are aligned so. Groups not aligned
-    // so: 4 rows (8 of 2-byte types where rows start on blocks), realigned between lanes, for
-    // types of 2 and 4 bytes (8-byte ones lost to one row per item, normal_ f64 7 %) and the
-    // distributions that gain by it, rows that start inside a block too.
+    // so: 4 rows (8 of 2-byte types), realigned between lanes, for types of 2 and 4 bytes
+    // (8-byte ones lost to one row per item, normal_ f64 7 %) and the distributions that gain
+    // by it, rows that start inside a block too.
     const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
     constexpr int R = column_vector_rows<T>();
-    constexpr int RR = column_realigned_rows;
     constexpr bool realigns = (sizeof(T) == 2 || sizeof(T) == 4) && realigns_columns<Dist>::value;
     // Every block of the View under one high word; with rows on blocks too: shared_high.
     const bool one_high_word =
@@ -490,14 +489,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
     const bool shared_high = one_high_word && rows_aligned;
     // Rows that start inside a block: vector rows where the distribution gains by them.
     constexpr bool shifts = realigns && shifts_columns<Dist>::value;
-    // Rows on blocks, realigned: RB rows (8 of 2-byte types); rows inside blocks: RR.
-    constexpr int RB = column_realigned_block_rows<T>();
-    const std::uint64_t realigned_rows = rows_aligned ? RB : RR;
+    // Realigned: RR rows per item (8 of 2-byte types, 4 of 4-byte ones).
+    constexpr std::uint64_t RR = column_realigned_rows<T>();
     if constexpr (realigns) {
       // A column extent that is not a multiple of the realigned rows: its first multiple of
       // them as one View (the vector kernels), the rows left as another (one row per item).
-      const std::uint64_t left = run % realigned_rows;
-      if (one_high_word && (rows_aligned || shifts) && left != 0 && run > realigned_rows) {
+      const std::uint64_t left = run % RR;
+      if (one_high_word && (rows_aligned || shifts) && left != 0 && run > RR) {
         StridedData<T> part = view;
         GlobalBox part_box = box;
         part.extent[column] = static_cast<std::int64_t>(run - left);
@@ -573,10 +571,10 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
         }
       }
       if constexpr (realigns) {
-        if (one_high_word && run % realigned_rows == 0 && (rows_aligned || shifts)) {
+        if (one_high_word && run % RR == 0 && (rows_aligned || shifts)) {
           // (Rows that start inside a block: each row's shift, whatever the memory's phase.)
           if (rows_aligned) {
-            go(index_tag, std::integral_constant<int, RB>{}, std::true_type{}, std::false_type{});
+            go(index_tag, realigned_vector{}, std::true_type{}, std::false_type{});
             return;
           }
           if constexpr (shifts) {
