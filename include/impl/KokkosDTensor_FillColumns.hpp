@@ -72,6 +72,14 @@ constexpr int column_row_blocks() {
   return uses_shared_normal_table<Dist>::value && sizeof(T) <= 4 ? 2 * column_vector_row_blocks
                                                                  : column_vector_row_blocks;
 }
+// Realigned (rows on blocks): half as many for the 4-byte ops bound by stores (those with
+// the lookbehind lane): shorter items ran 2-6 % faster on the H100 (docs/performance.md,
+// "Layouts"; the 16-bit ones did not gain).
+template <class T, class Dist>
+constexpr int column_realigned_row_blocks() {
+  return sizeof(T) == 4 && realigned_lookbehind<Dist>::value ? column_vector_row_blocks / 2
+                                                             : column_row_blocks<T, Dist>();
+}
 
 // Blocks of each row per work item where rows start inside a block (Shifted): each item draws
 // one block more a row, so longer items than the others' (of 2, 4, 8 and 16, 16 ran fastest

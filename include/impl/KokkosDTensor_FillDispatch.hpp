@@ -525,7 +525,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.row_blocks =
           decltype(shifted_tag)::value
               ? column_shifted_row_blocks<T, Dist, decltype(realigned_tag)::value>()
-              : column_row_blocks<T, Dist>();
+          : decltype(realigned_tag)::value ? column_realigned_row_blocks<T, Dist>()
+                                           : column_row_blocks<T, Dist>();
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
