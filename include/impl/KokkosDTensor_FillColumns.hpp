@@ -72,14 +72,6 @@ constexpr int column_row_blocks() {
   return uses_shared_normal_table<Dist>::value && sizeof(T) <= 4 ? 2 * column_vector_row_blocks
                                                                  : column_vector_row_blocks;
 }
-// Realigned (rows on blocks): half as many for the 4-byte ops bound by stores (those with
-// the lookbehind lane): shorter items ran 2-6 % faster on the H100 (docs/performance.md,
-// "Layouts"; the 16-bit ones did not gain).
-template <class T, class Dist>
-constexpr int column_realigned_row_blocks() {
-  return sizeof(T) == 4 && realigned_lookbehind<Dist>::value ? column_vector_row_blocks / 2
-                                                             : column_row_blocks<T, Dist>();
-}
 
 // Blocks of each row per work item where rows start inside a block (Shifted): each item draws
 // one block more a row, so longer items than the others' (of 2, 4, 8 and 16, 16 ran fastest
@@ -92,6 +84,18 @@ constexpr int column_shifted_row_blocks() {
                         (sizeof(T) == 8 && !uses_shared_normal_table<Dist>::value))
              ? 8
              : 16;
+}
+
+// Blocks of each row per work item of R > 1 rows, for each kernel: realigned rows on blocks
+// take half of column_row_blocks for the 4-byte ops bound by stores (those with the lookbehind
+// lane): shorter items ran 2-6 % faster on the H100 (docs/performance.md, "Layouts"; the
+// 16-bit ones did not gain).
+template <class T, class Dist, bool Realigned, bool Shifted>
+constexpr int column_item_row_blocks() {
+  if (Shifted) return column_shifted_row_blocks<T, Dist, Realigned>();
+  if (Realigned && sizeof(T) == 4 && realigned_lookbehind<Dist>::value)
+    return column_vector_row_blocks / 2;
+  return column_row_blocks<T, Dist>();
 }
 
 // Rows per device work item for the vector stores: 16 bytes of every type but 1-byte ones

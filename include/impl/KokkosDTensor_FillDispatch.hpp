@@ -522,11 +522,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
           FillColumnsFunctor<T, Dist, Index, rows_per_item, decltype(realigned_tag)::value,
                              decltype(shifted_tag)::value>;
       Functor functor{};
-      functor.row_blocks =
-          decltype(shifted_tag)::value
-              ? column_shifted_row_blocks<T, Dist, decltype(realigned_tag)::value>()
-          : decltype(realigned_tag)::value ? column_realigned_row_blocks<T, Dist>()
-                                           : column_row_blocks<T, Dist>();
+      functor.row_blocks = column_item_row_blocks<T, Dist, decltype(realigned_tag)::value,
+                                                  decltype(shifted_tag)::value>();
       // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
       // (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
