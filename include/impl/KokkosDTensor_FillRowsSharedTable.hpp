@@ -15,6 +15,7 @@
 #include <cstring>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_NormalQuantile.hpp>
+#include <type_traits>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -44,6 +45,20 @@ struct FillRowsSharedTableFunctor {
   }
 };
 
+// Teams of `team` threads that the device runs at once, counted a whole number per SM
+// where the SM count is known (CUDA), else as many as the concurrency holds.
+template <class ExecSpace>
+std::uint64_t resident_teams(const ExecSpace& space, int team) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    const cudaDeviceProp& device = space.cuda_device_prop();
+    const int per_sm = std::max(1, device.maxThreadsPerMultiProcessor / team);
+    return static_cast<std::uint64_t>(device.multiProcessorCount) * per_sm;
+  }
+#endif
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(space.concurrency()) / team);
+}
+
 // Launches `rows` (a FillRowsFunctor of a normal distribution) over `items` work items.
 template <class ExecSpace, class Rows, class Index>
 void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index items) {
@@ -70,8 +85,10 @@ void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index it
       if (w >= 1 && w <= 64) waves = static_cast<std::uint64_t>(w);
     }
   }
-  // `waves` waves of resident teams, fewer when the work is small.
-  const std::uint64_t resident = std::max<std::uint64_t>(1, space.concurrency() / team) * waves;
+  // `waves` waves of resident teams, fewer when the work is small. Teams that share an SM
+  // whole: a team of 768 threads is one of 2048 an SM, not 2.67, so that every SM runs the
+  // same number of teams (no last round on a third of the SMs; docs/performance.md).
+  const std::uint64_t resident = resident_teams(space, team) * waves;
   const std::uint64_t needed = (static_cast<std::uint64_t>(items) + team - 1) / team;
   const int league = static_cast<int>(std::max<std::uint64_t>(1, std::min(resident, needed)));
   Kokkos::TeamPolicy<ExecSpace> policy(space, league, team);
