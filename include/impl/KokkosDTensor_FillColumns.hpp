@@ -128,18 +128,6 @@ constexpr int column_shifted_rows() {
 #define KOKKOSDTENSOR_IMPL_UNROLL
 #endif
 
-// `p` moved `step` elements on: the next column of the same rows. Opaque to the compiler, so
-// that it adds to one pointer per column instead of computing each column's address as a
-// 64-bit product (9 instructions a column in the SASS of the nvcc 13 kernels).
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T* next_column(T* p, const std::int64_t step) {
-  p += step;
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  asm("" : "+l"(p));
-#endif
-  return p;
-}
-
 // Work item t takes columns [g C, g C + C) of row t % rows, g = t / rows, C = K E: every thread
 // of a warp stores the same column of 32 neighbouring rows at once. When rows start on a block
 // boundary (rows_aligned) those columns are K whole blocks; otherwise they straddle K + 1
@@ -259,18 +247,6 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
-    if constexpr (Realigned) {
-      if (located.lanes.mask == ~0u) {
-        run_rows_item<true>(located, with);
-        return;
-      }
-    }
-    run_rows_item<false>(located, with);
-  }
-  // WholeWarp: every lane of the warp fills the same columns with the same alignment (one
-  // group of warp_neighbours), so that all take the same branches up to the stores.
-  template <bool WholeWarp, class With>
-  KOKKOS_FORCEINLINE_FUNCTION void run_rows_item(const RowsItem& located, const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
     const std::int64_t first_column = located.first_column;
@@ -279,19 +255,16 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
-    // Block j of the item at `at`: `left` columns from its first (E or more: the whole block).
-    // Returns the next block's first column.
-    const auto fill_block = [&](const int j, const std::int64_t left, T* const at) {
+    // Block j of the item: `left` columns from its first (E or more: the whole block).
+    const auto fill_block = [&](const int j, const std::int64_t left) {
+      T* const at = out + static_cast<std::int64_t>(j) * E * step;
       T columns[E][R];
       if (Dist::reads_input) {
         // (Realigned: loads by element; as vectors where aligned, dropout_ took 90 registers
         // instead of 82.)
-        T* column = at;
         KOKKOSDTENSOR_IMPL_UNROLL
-        for (int e = 0; e < E; ++e) {
-          if (e < left) load_block<T, R>(column, columns[e], !Realigned);
-          column = next_column(column, step);
-        }
+        for (int e = 0; e < E; ++e)
+          if (e < left) load_block<T, R>(at + e * step, columns[e], !Realigned);
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int i = 0; i < R; ++i) {
@@ -305,26 +278,21 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = block[e];
       }
-      T* column = at;
       KOKKOSDTENSOR_IMPL_UNROLL
-      for (int e = 0; e < E; ++e) {
+      for (int e = 0; e < E; ++e)
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R, WholeWarp>(column, columns[e], lanes);
+            store_rows<T, R>(at + e * step, columns[e], lanes);
           else
-            store_block<T, R>(column, columns[e], true);
+            store_block<T, R>(at + e * step, columns[e], true);
         }
-        column = next_column(column, step);
-      }
-      return column;
     };
-    T* at = out;
     if constexpr (sizeof(T) >= 8) {
       // 8-byte types, a whole item of the default length: unrolled, so that one block's
       // table reads overlap another's (normal_ f64 is bound by them; docs/performance.md).
       if (row_blocks == column_vector_row_blocks && count >= column_vector_row_blocks * E) {
         KOKKOSDTENSOR_IMPL_UNROLL
-        for (int j = 0; j < column_vector_row_blocks; ++j) at = fill_block(j, E, at);
+        for (int j = 0; j < column_vector_row_blocks; ++j) fill_block(j, E);
         return;
       }
     }
@@ -333,8 +301,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
-    for (int j = 0; j < blocks; ++j)
-      at = fill_block(j, count - static_cast<std::int64_t>(j) * E, at);
+    for (int j = 0; j < blocks; ++j) fill_block(j, count - static_cast<std::int64_t>(j) * E);
   }
 
   // Shifted: the R rows of an item start at different words of a block (shift[i]), so that
@@ -347,17 +314,6 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
-    if constexpr (Realigned) {
-      if (located.lanes.mask == ~0u) {
-        run_rows_shifted_item<true>(located, with);
-        return;
-      }
-    }
-    run_rows_shifted_item<false>(located, with);
-  }
-  template <bool WholeWarp, class With>
-  KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted_item(const RowsItem& located,
-                                                         const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
     const std::int64_t width = located.count < row_blocks * E ? located.count : row_blocks * E;
@@ -375,7 +331,6 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     for (int i = 0; i < R; ++i)
       draw_shifted(out + i, step, width, shift[i], counter[i], 0, carried[i], with);
     const int blocks = static_cast<int>((width + E - 1) / E);
-    T* at = out;  // block j's first column
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
@@ -403,17 +358,16 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
       }
+      T* const at = out + static_cast<std::int64_t>(j) * E * step;
       const std::int64_t left = width - static_cast<std::int64_t>(j) * E;
       KOKKOSDTENSOR_IMPL_UNROLL
-      for (int e = 0; e < E; ++e) {
+      for (int e = 0; e < E; ++e)
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R, WholeWarp>(at, columns[e], located.lanes);
+            store_rows<T, R>(at + e * step, columns[e], located.lanes);
           else
-            store_block<T, R>(at, columns[e], true);
+            store_block<T, R>(at + e * step, columns[e], true);
         }
-        at = next_column(at, step);
-      }
     }
   }
 

@@ -45,15 +45,18 @@ struct FillRowsSharedTableFunctor {
   }
 };
 
-// Teams of `team` threads that the device runs at once, counted a whole number per SM
-// where the SM count is known (CUDA), else as many as the concurrency holds.
+// Teams of `team` threads resident at once, counted as whole teams per SM where the SM count
+// is known (CUDA), else as many as the concurrency holds.
 template <class ExecSpace>
 std::uint64_t resident_teams(const ExecSpace& space, int team) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-    const cudaDeviceProp& device = space.cuda_device_prop();
-    const int per_sm = std::max(1, device.maxThreadsPerMultiProcessor / team);
-    return static_cast<std::uint64_t>(device.multiProcessorCount) * per_sm;
+    int sms = 0, threads = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, space.cuda_device());
+    cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, space.cuda_device());
+    if (sms > 0 && threads > 0)
+      return static_cast<std::uint64_t>(sms) *
+             static_cast<std::uint64_t>(std::max(1, threads / team));
   }
 #endif
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(space.concurrency()) / team);
@@ -85,9 +88,9 @@ void launch_rows_shared_table(const ExecSpace& space, const Rows& rows, Index it
       if (w >= 1 && w <= 64) waves = static_cast<std::uint64_t>(w);
     }
   }
-  // `waves` waves of resident teams, fewer when the work is small. Teams that share an SM
-  // whole: a team of 768 threads is one of 2048 an SM, not 2.67, so that every SM runs the
-  // same number of teams (no last round on a third of the SMs; docs/performance.md).
+  // `waves` waves of resident teams, fewer when the work is small. Whole teams per SM: where
+  // registers let one 768-thread team in an SM, 2.67 a 2048-thread SM made the last of 5.33
+  // rounds run on a third of the SMs (docs/performance.md, "Layouts").
   const std::uint64_t resident = resident_teams(space, team) * waves;
   const std::uint64_t needed = (static_cast<std::uint64_t>(items) + team - 1) / team;
   const int league = static_cast<int>(std::max<std::uint64_t>(1, std::min(resident, needed)));
