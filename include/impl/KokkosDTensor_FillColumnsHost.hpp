@@ -106,11 +106,6 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // "Layouts").
   static constexpr bool prefetches = Dist::reads_input || !has_cheap_transform<Dist>::value;
   static constexpr int prefetch_groups = 4;
-  // Whether one thread's items take several passes where rows start inside a block (one block
-  // more per item, not per pass): for 4 chains (float's transforms, bound by the Philox) and
-  // the ops that read their input; with 2 chains otherwise the extra block fills idle issue
-  // slots (docs/performance.md, "Layouts").
-  static constexpr bool carries_passes = chains == 4 || Dist::reads_input;
   // Rows that start inside a block need each lane's block k0 as well: drawn in one batch with
   // the first chunks' blocks, not in a chain of its own, which waits out the rounds' latency
   // alone (odd extents' cheap ops +10-20 % on one Zen 4 core). Only for the cheap transforms:

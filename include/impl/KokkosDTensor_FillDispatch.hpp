@@ -421,12 +421,12 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
-      // Rows that start inside a block, on one thread (Lanes::carries_passes): items of up to
-      // 16 passes, fewer where that leaves under 8 items; on 16 Xeon threads longer items ran
-      // slower (docs/performance.md, "Layouts").
+      // Rows that start inside a block, on one thread: items of up to 16 passes (one block
+      // drawn more per item, not per pass), fewer where that leaves under 8 items; on 16 Xeon
+      // threads longer items ran slower (docs/performance.md, "Layouts").
       const std::uint64_t pass_count =
           (functor.chunks_per_row() + functor.chunk_blocks - 1) / functor.chunk_blocks;
-      if (passes == 0 && Lanes::carries_passes && space.concurrency() == 1) {
+      if (passes == 0 && space.concurrency() == 1) {
         passes = 16;
         while (passes > 1 &&
                functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < 8)
