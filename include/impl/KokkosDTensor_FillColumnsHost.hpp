@@ -80,7 +80,8 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 // run (the column dimension's extent) that do not fill a group go block by block. 32 x 4: a
 // thread writes 16 columns, 2 KiB down each, before its next item (few, long write streams:
 // 8 x 8 items, 32 columns of 512 bytes, ran the memory-bound fills on 16 Xeon cores slower),
-// and 4 chunks keep float's 4 Philox chains (docs/performance.md, "Layouts").
+// and 4 chunks keep the 4 Philox chains of float's long transforms (docs/performance.md,
+// "Layouts").
 template <class T, class Dist>
 struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool is_host_style = true;
@@ -96,10 +97,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // The transforms of whole blocks (fill_8_avx2: Dist's AVX2 or scalar transform).
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
   // Chunks drawn together in AVX-512 (independent Philox chains, as the rows kernel's
-  // philox16<2>): the fastest of 1, 2 and 4 on one Zen 4 core (docs/performance.md, "Layouts"):
-  // 4 for float, 2 for other types and for the ops that read their input (with their loads
-  // prefetched and rows inside blocks carried from pass to pass; 1 without).
-  static constexpr int chains = Dist::reads_input ? 2 : (std::is_same<T, float>::value ? 4 : 2);
+  // philox16<2>): 4 for float's long transforms (the fastest of 1, 2 and 4 on one Zen 4 core),
+  // 2 for the rest: float's cheap transforms ran faster with 2 where rows or columns are not
+  // aligned, as fast elsewhere (one Xeon core), and the ops that read their input prefetch
+  // their loads and carry rows inside blocks from pass to pass (docs/performance.md, "Layouts").
+  static constexpr bool takes_four_chains =
+      std::is_same<T, float>::value && !Dist::reads_input && !has_cheap_transform<Dist>::value;
+  static constexpr int chains = takes_four_chains ? 4 : 2;
   // Ops that read their input and those whose transform is long prefetch the group this many
   // further down the columns: the loads from 16 columns at once waited without it, and so did
   // the long transforms' stores; the cheap transforms ran slower with it (docs/performance.md,
@@ -111,16 +115,18 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // alone (odd extents' cheap ops +10-20 % on one Zen 4 core). Only for the cheap transforms:
   // the others lost more to one more inlined copy of their transform (docs/performance.md).
   static constexpr bool fold_first_block = chains > 1 && has_cheap_transform<Dist>::value;
-  // Items of pair_chunks chunks (of chains / 2 for float) draw two groups' chunks together.
+  // Items of pair_chunks chunks (chains / 2: float's long transforms) draw two groups' chunks
+  // together.
   static constexpr int pair_chunks = 2;
   // The most groups a band may have when items carry blocks from pass to pass (passes > 1).
   static constexpr int max_carried_groups = 64;
   // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, where rows start on
   // blocks (no block more per item): faster on one Zen 4 core than 32 x 4 (16 columns) but for
-  // float's cheap transforms (4 chains, bound by the Philox) and 8-byte types
-  // (docs/performance.md, "Layouts").
+  // float's cheap transforms (bound by the Philox) and 8-byte types (docs/performance.md,
+  // "Layouts").
   static constexpr bool narrow_items_alone =
-      sizeof(T) == 4 && !(chains == 4 && has_cheap_transform<Dist>::value);
+      sizeof(T) == 4 &&
+      !(std::is_same<T, float>::value && !Dist::reads_input && has_cheap_transform<Dist>::value);
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
