@@ -98,12 +98,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   FillRowsHostFunctor<T, Dist, true, std::uint64_t> blocks;
   // Chunks drawn together in AVX-512 (independent Philox chains, as the rows kernel's
   // philox16<2>): 4 for float's long transforms (the fastest of 1, 2 and 4 on one Zen 4 core),
-  // 2 for the rest: float's cheap transforms ran faster with 2 where rows or columns are not
-  // aligned, as fast elsewhere (one Xeon core), and the ops that read their input prefetch
-  // their loads and carry rows inside blocks from pass to pass (docs/performance.md, "Layouts").
-  static constexpr bool takes_four_chains =
-      std::is_same<T, float>::value && !Dist::reads_input && !has_cheap_transform<Dist>::value;
-  static constexpr int chains = takes_four_chains ? 4 : 2;
+  // 2 for the rest. Float's cheap transforms ran faster with 2 where rows or columns are not
+  // aligned and as fast elsewhere (one Xeon core); the ops that read their input prefetch their
+  // loads and carry rows inside blocks from pass to pass (docs/performance.md, "Layouts").
+  static constexpr bool float_draws = std::is_same<T, float>::value && !Dist::reads_input;
+  static constexpr int chains = float_draws && !has_cheap_transform<Dist>::value ? 4 : 2;
   // Ops that read their input and those whose transform is long prefetch the group this many
   // further down the columns: the loads from 16 columns at once waited without it, and so did
   // the long transforms' stores; the cheap transforms ran slower with it (docs/performance.md,
@@ -125,8 +124,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // float's cheap transforms (bound by the Philox) and 8-byte types (docs/performance.md,
   // "Layouts").
   static constexpr bool narrow_items_alone =
-      sizeof(T) == 4 &&
-      !(std::is_same<T, float>::value && !Dist::reads_input && has_cheap_transform<Dist>::value);
+      sizeof(T) == 4 && !(float_draws && has_cheap_transform<Dist>::value);
 
   // 4-byte elements 4 to a block, 8-byte ones 2: a block is 16 bytes.
   static constexpr bool takes_type = (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(T) * E == 16;
