@@ -763,6 +763,29 @@ template <class T, class FloatDist>
 struct realigned_lookbehind<RoundedDistribution<T, FloatDist>>
     : std::integral_constant<bool, FloatDist::reads_input> {};
 
+// The distributions whose transform is a few instructions a value: their fills are bound by
+// stores, not by instructions (host lanes kernel: 2 Philox chains; device columns kernels: no
+// opaque column pointer, which cost them on the H100; docs/performance.md, "Layouts").
+template <class Dist>
+struct has_cheap_transform : std::false_type {};
+template <class T>
+struct has_cheap_transform<Uniform<T>> : std::true_type {};
+template <class T>
+struct has_cheap_transform<StandardUniform<T>> : std::true_type {};
+template <class T>
+struct has_cheap_transform<Bernoulli<T>> : std::true_type {};
+template <class T>
+struct has_cheap_transform<RandomBits<T>> : std::true_type {};
+template <class T>
+struct has_cheap_transform<RandInt<T>> : std::true_type {};
+
+// Whether its realigned kernel has a copy for warps that are one group of rows, with
+// constant-mask shuffles (and 4-byte types' stores chosen by the item's phase pattern): the
+// normal table's transforms, bound by instructions, gained by it on the H100; the cheap ones
+// and trunc_normal_ lost, and each copy is a second item loop to compile.
+template <class Dist>
+struct realigned_whole_warp : uses_shared_normal_table<Dist> {};
+
 }  // namespace Impl
 }  // namespace KokkosDTensor
 

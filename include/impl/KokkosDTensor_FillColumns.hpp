@@ -15,6 +15,7 @@
 #include <impl/KokkosDTensor_FillRows.hpp>
 #include <impl/KokkosDTensor_RealignedStores.hpp>
 #include <type_traits>
+#include <utility>
 
 namespace KokkosDTensor {
 namespace Impl {
@@ -128,6 +129,64 @@ constexpr int column_shifted_rows() {
 #define KOKKOSDTENSOR_IMPL_UNROLL
 #endif
 
+// `p` moved `step` elements on: the next column of the same rows. Opaque: hidden from the
+// compiler, so that it adds to one pointer per column instead of computing each column's
+// address as a 64-bit product (9 instructions a column in the SASS of the nvcc 13 kernels).
+template <bool Opaque = true, class T>
+KOKKOS_FORCEINLINE_FUNCTION T* next_column(T* p, const std::int64_t step) {
+  p += step;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (Opaque) asm("" : "+l"(p));
+#endif
+  return p;
+}
+
+// A block's E columns of R realigned rows (E == R), column e at `at` + e step (e < left),
+// where column 0 lies P0 elements into its aligned vector and each next column S further
+// (mod R): each column's store chosen at compile time, not by its phase at run time. Returns
+// the next block's first column.
+template <int P0, int S, bool WholeWarp, class T, int E, int R, int... e>
+KOKKOS_FORCEINLINE_FUNCTION T* store_columns_at(T* at, const std::int64_t step,
+                                                const T (&columns)[E][R], const WarpNeighbours& n,
+                                                const std::int64_t left,
+                                                std::integer_sequence<int, e...>) {
+  ((e < left ? store_rows_at_phase<(P0 + e * S) % R, WholeWarp>(at, columns[e], n) : void(),
+    at = next_column(at, step)),
+   ...);
+  return at;
+}
+// store_columns_at for pattern = P0 + R S: every block of an item has the same (E == R).
+template <bool WholeWarp, class T, int E, int R>
+KOKKOS_FORCEINLINE_FUNCTION T* store_columns(const int pattern, T* const at,
+                                             const std::int64_t step, const T (&columns)[E][R],
+                                             const WarpNeighbours& n, const std::int64_t left) {
+  static_assert(E == 4 && R == 4, "4 columns of 4 rows");
+  using columns_of_block = std::make_integer_sequence<int, E>;
+  switch (pattern) {
+#define KOKKOSDTENSOR_IMPL_PATTERN(P0, S) \
+  case P0 + 4 * S:                        \
+    return store_columns_at<P0, S, WholeWarp>(at, step, columns, n, left, columns_of_block{});
+    KOKKOSDTENSOR_IMPL_PATTERN(0, 0)
+    KOKKOSDTENSOR_IMPL_PATTERN(1, 0)
+    KOKKOSDTENSOR_IMPL_PATTERN(2, 0)
+    KOKKOSDTENSOR_IMPL_PATTERN(3, 0)
+    KOKKOSDTENSOR_IMPL_PATTERN(0, 1)
+    KOKKOSDTENSOR_IMPL_PATTERN(1, 1)
+    KOKKOSDTENSOR_IMPL_PATTERN(2, 1)
+    KOKKOSDTENSOR_IMPL_PATTERN(3, 1)
+    KOKKOSDTENSOR_IMPL_PATTERN(0, 2)
+    KOKKOSDTENSOR_IMPL_PATTERN(1, 2)
+    KOKKOSDTENSOR_IMPL_PATTERN(2, 2)
+    KOKKOSDTENSOR_IMPL_PATTERN(3, 2)
+    KOKKOSDTENSOR_IMPL_PATTERN(0, 3)
+    KOKKOSDTENSOR_IMPL_PATTERN(1, 3)
+    KOKKOSDTENSOR_IMPL_PATTERN(2, 3)
+    default:
+      return store_columns_at<3, 3, WholeWarp>(at, step, columns, n, left, columns_of_block{});
+#undef KOKKOSDTENSOR_IMPL_PATTERN
+  }
+}
+
 // Work item t takes columns [g C, g C + C) of row t % rows, g = t / rows, C = K E: every thread
 // of a warp stores the same column of 32 neighbouring rows at once. When rows start on a block
 // boundary (rows_aligned) those columns are K whole blocks; otherwise they straddle K + 1
@@ -150,9 +209,14 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
   static constexpr int C = K * E;  // columns per work item (R = 1)
-  divider_t<Index> per_rows;       // divides by rows / R (lookbehind: 32 per 31 groups)
-  Index row_groups = 0;            // Realigned: rows / R
-  bool lookbehind = false;         // Realigned: lane 0 of a warp repeats the group before it
+  // Columns walked with an opaque pointer (next_column): not by the cheap transforms, which
+  // ran 1-3 % slower with it where rows are not aligned (the H100, docs/performance.md).
+  static constexpr bool opaque_walk = !has_cheap_transform<Dist>::value;
+  divider_t<Index> per_rows;   // divides by rows / R (lookbehind: 32 per 31 groups)
+  Index row_groups = 0;        // Realigned: rows / R
+  bool lookbehind = false;     // Realigned: lane 0 of a warp repeats the group before it
+  bool whole_warp = true;      // Realigned: constant-mask shuffles where the warp is one group
+  bool phase_patterns = true;  // Realigned, E == R: each block's stores by its phase pattern
   bool rows_aligned = true;
   int row_blocks = 0;               // R > 1: blocks of each row per work item
   std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
@@ -241,12 +305,31 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     return located;
   }
 
+  // Realigned, E == R: the phase of the column at `out` plus R times the phase a column step
+  // adds (store_columns); -1 where the columns' phases are found column by column.
+  KOKKOS_FORCEINLINE_FUNCTION int phase_pattern(const T* const out, const std::int64_t step) const {
+    if (!(Realigned && E == R) || !phase_patterns) return -1;
+    return vector_phase<T, R>(out) + R * static_cast<int>(step & (R - 1));
+  }
+
   // R > 1: R rows' row_blocks whole blocks each, block by block: the R rows' block j, each row's
   // words drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
   // then its E columns stored as R-element vectors.
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
+    if constexpr (Realigned && realigned_whole_warp<Dist>::value) {
+      if (whole_warp && located.lanes.mask == ~0u) {
+        run_rows_item<true>(located, with);
+        return;
+      }
+    }
+    run_rows_item<false>(located, with);
+  }
+  // WholeWarp: every lane of the warp fills the same columns with the same alignment (one
+  // group of warp_neighbours), so that all take the same branches up to the stores.
+  template <bool WholeWarp, class With>
+  KOKKOS_FORCEINLINE_FUNCTION void run_rows_item(const RowsItem& located, const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
     const std::int64_t first_column = located.first_column;
@@ -255,16 +338,21 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
-    // Block j of the item: `left` columns from its first (E or more: the whole block).
-    const auto fill_block = [&](const int j, const std::int64_t left) {
-      T* const at = out + static_cast<std::int64_t>(j) * E * step;
+    // Block j of the item at `at`: `left` columns from its first (E or more: the whole block).
+    // Returns the next block's first column.
+    // (Realigned, E == R: every block's columns have the phases of the item's first.)
+    const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
+    const auto fill_block = [&](const int j, const std::int64_t left, T* const at) {
       T columns[E][R];
       if (Dist::reads_input) {
         // (Realigned: loads by element; as vectors where aligned, dropout_ took 90 registers
         // instead of 82.)
+        T* column = at;
         KOKKOSDTENSOR_IMPL_UNROLL
-        for (int e = 0; e < E; ++e)
-          if (e < left) load_block<T, R>(at + e * step, columns[e], !Realigned);
+        for (int e = 0; e < E; ++e) {
+          if (e < left) load_block<T, R>(column, columns[e], !Realigned);
+          column = next_column<opaque_walk>(column, step);
+        }
       }
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int i = 0; i < R; ++i) {
@@ -278,21 +366,29 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = block[e];
       }
+      if constexpr (WholeWarp && E == R) {
+        if (pattern >= 0) return store_columns<WholeWarp>(pattern, at, step, columns, lanes, left);
+      }
+      T* column = at;
       KOKKOSDTENSOR_IMPL_UNROLL
-      for (int e = 0; e < E; ++e)
+      for (int e = 0; e < E; ++e) {
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R>(at + e * step, columns[e], lanes);
+            store_rows<T, R, WholeWarp>(column, columns[e], lanes);
           else
-            store_block<T, R>(at + e * step, columns[e], true);
+            store_block<T, R>(column, columns[e], true);
         }
+        column = next_column<opaque_walk>(column, step);
+      }
+      return column;
     };
+    T* at = out;
     if constexpr (sizeof(T) >= 8) {
       // 8-byte types, a whole item of the default length: unrolled, so that one block's
       // table reads overlap another's (normal_ f64 is bound by them; docs/performance.md).
       if (row_blocks == column_vector_row_blocks && count >= column_vector_row_blocks * E) {
         KOKKOSDTENSOR_IMPL_UNROLL
-        for (int j = 0; j < column_vector_row_blocks; ++j) fill_block(j, E);
+        for (int j = 0; j < column_vector_row_blocks; ++j) at = fill_block(j, E, at);
         return;
       }
     }
@@ -301,7 +397,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
-    for (int j = 0; j < blocks; ++j) fill_block(j, count - static_cast<std::int64_t>(j) * E);
+    for (int j = 0; j < blocks; ++j)
+      at = fill_block(j, count - static_cast<std::int64_t>(j) * E, at);
   }
 
   // Shifted: the R rows of an item start at different words of a block (shift[i]), so that
@@ -314,6 +411,17 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
+    if constexpr (Realigned && realigned_whole_warp<Dist>::value) {
+      if (whole_warp && located.lanes.mask == ~0u) {
+        run_rows_shifted_item<true>(located, with);
+        return;
+      }
+    }
+    run_rows_shifted_item<false>(located, with);
+  }
+  template <bool WholeWarp, class With>
+  KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted_item(const RowsItem& located,
+                                                         const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
     const std::int64_t width = located.count < row_blocks * E ? located.count : row_blocks * E;
@@ -331,6 +439,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     for (int i = 0; i < R; ++i)
       draw_shifted(out + i, step, width, shift[i], counter[i], 0, carried[i], with);
     const int blocks = static_cast<int>((width + E - 1) / E);
+    T* at = out;  // block j's first column
+    const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
@@ -358,16 +468,23 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
       }
-      T* const at = out + static_cast<std::int64_t>(j) * E * step;
       const std::int64_t left = width - static_cast<std::int64_t>(j) * E;
+      if constexpr (WholeWarp && E == R) {
+        if (pattern >= 0) {
+          at = store_columns<WholeWarp>(pattern, at, step, columns, located.lanes, left);
+          continue;
+        }
+      }
       KOKKOSDTENSOR_IMPL_UNROLL
-      for (int e = 0; e < E; ++e)
+      for (int e = 0; e < E; ++e) {
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R>(at + e * step, columns[e], located.lanes);
+            store_rows<T, R, WholeWarp>(at, columns[e], located.lanes);
           else
-            store_block<T, R>(at + e * step, columns[e], true);
+            store_block<T, R>(at, columns[e], true);
         }
+        at = next_column<opaque_walk>(at, step);
+      }
     }
   }
 

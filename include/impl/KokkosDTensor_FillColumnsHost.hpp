@@ -53,20 +53,6 @@ __attribute__((target("avx2"))) inline void transpose_block(const double* const 
 }
 #endif
 
-// The distributions whose host transform is a few instructions a value.
-template <class Dist>
-struct has_cheap_transform : std::false_type {};
-template <class T>
-struct has_cheap_transform<Uniform<T>> : std::true_type {};
-template <class T>
-struct has_cheap_transform<StandardUniform<T>> : std::true_type {};
-template <class T>
-struct has_cheap_transform<Bernoulli<T>> : std::true_type {};
-template <class T>
-struct has_cheap_transform<RandomBits<T>> : std::true_type {};
-template <class T>
-struct has_cheap_transform<RandInt<T>> : std::true_type {};
-
 // Lanes: 16 rows that are neighbours in memory draw chunk k of each row (its elements k E ..
 // k E + E - 1) in the 16 lanes of one Philox call (philox16_counters; 2 x 8 lanes with AVX2),
 // so that element e of the chunk, for the 16 rows, is one 64-byte store into column k E + e:

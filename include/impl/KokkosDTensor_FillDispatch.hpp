@@ -543,6 +543,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.per_rows = divider_t<Index>(static_cast<Index>(region));
       functor.row_groups = static_cast<Index>(groups);
       functor.lookbehind = lookbehind;
+      // KOKKOSDTENSOR_WHOLE_WARP=0: the realigned kernel's shuffles always with the mask of
+      // their group (as before the whole-warp path), for measuring. Values do not depend on it.
+      if (const char* whole = std::getenv("KOKKOSDTENSOR_WHOLE_WARP"))
+        functor.whole_warp = std::atoi(whole) != 0;
+      // KOKKOSDTENSOR_PHASE_PATTERNS=0: the realigned stores find each column's phase.
+      if (const char* patterns = std::getenv("KOKKOSDTENSOR_PHASE_PATTERNS"))
+        functor.phase_patterns = std::atoi(patterns) != 0;
       functor.rows_aligned = rows_aligned;
       functor.column_blocks = static_cast<std::uint32_t>(global_stride[column] / E);
       functor.counter_high = static_cast<std::uint32_t>(counter_high);

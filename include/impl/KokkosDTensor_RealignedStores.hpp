@@ -66,15 +66,18 @@ KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
   return n;
 }
 
-// The value `value` of lane - delta (within mask).
-template <class T>
+// The value `value` of lane - delta (within mask). WholeWarp: the mask is every lane and the
+// caller's branches are the same in all of them (one group, see run_rows), so the mask is a
+// constant: with a mask known only at run time, nvcc checks before each group of shuffles
+// that its lanes are converged (7 instructions a column).
+template <bool WholeWarp, class T>
 KOKKOS_FORCEINLINE_FUNCTION T from_lane_before(const T& value, unsigned mask, unsigned delta) {
 #if defined(__CUDA_ARCH__)
   static_assert(sizeof(T) <= 8, "one or two 32-bit shuffles");
   using Word = typename std::conditional<(sizeof(T) > 4), unsigned long long, unsigned>::type;
   Word bits = 0;
   memcpy(&bits, &value, sizeof(T));
-  bits = __shfl_up_sync(mask, bits, delta);
+  bits = __shfl_up_sync(WholeWarp ? 0xffffffffu : mask, bits, delta);
   T out;
   memcpy(&out, &bits, sizeof(T));
   return out;
@@ -104,22 +107,22 @@ KOKKOS_FORCEINLINE_FUNCTION void store_assembled(T* const at, const T (&v)[R], c
 
 // Values v of rows [0, R) at `at`, which lies Q elements into its aligned vector: the vector
 // holds lane - 1's last Q values and this lane's first R - Q; its last Q go to lane + 1's.
-template <int Q, class T, int R>
+template <int Q, bool WholeWarp, class T, int R>
 KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
                                                const WarpNeighbours& n) {
   // Every element through a shuffle, this lane's own by a shuffle of 0: so that the vector's
   // registers are the shuffles' results (moved into place, the kernel took 98 registers
   // instead of 58).
   T vector[R];
-  for (int m = 0; m < Q; ++m) vector[m] = from_lane_before(v[R - Q + m], n.mask, 1);
-  for (int m = Q; m < R; ++m) vector[m] = from_lane_before(v[m - Q], n.mask, 0);
+  for (int m = 0; m < Q; ++m) vector[m] = from_lane_before<WholeWarp>(v[R - Q + m], n.mask, 1);
+  for (int m = Q; m < R; ++m) vector[m] = from_lane_before<WholeWarp>(v[m - Q], n.mask, 0);
   store_assembled<Q>(at, v, vector, n);
 }
 
 // 2-byte types, 8 rows (16-byte vectors): as store_shifted, with lane - 1's values moved as
 // 4 words (half the shuffles) and the vector put together from words, each a funnel shift of
 // two neighbours by 16 bits where Q is odd.
-template <int Q, class T>
+template <int Q, bool WholeWarp, class T>
 KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[8],
                                                       const WarpNeighbours& n) {
   static_assert(sizeof(T) == 2, "2-byte types");
@@ -129,7 +132,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[
   constexpr int first = 8 - Q;  // the vector's first value in words' 16
   for (int k = 0; k < 4; ++k) {
     // (Only the words the vector takes: ceil(Q / 2) shuffles.)
-    words[k] = k >= first / 2 ? from_lane_before(own[k], n.mask, 1) : 0u;
+    words[k] = k >= first / 2 ? from_lane_before<WholeWarp>(own[k], n.mask, 1) : 0u;
     words[4 + k] = own[k];
   }
   std::uint32_t vector[4];
@@ -139,8 +142,19 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[
   store_assembled<Q>(at, v, vector, n);
 }
 
+// store_rows for a column whose phase (vector_phase) is Q, known at compile time.
+template <int Q, bool WholeWarp, class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION void store_rows_at_phase(T* const at, const T (&v)[R],
+                                                     const WarpNeighbours& n) {
+  if constexpr (Q == 0) {
+    if (!n.silent) store_block<T, R>(at, v, true);
+  } else {
+    store_shifted<Q, WholeWarp>(at, v, n);
+  }
+}
+
 // Stores v, rows [0, R) of one column at `at` (contiguous), as aligned vectors where it can.
-template <class T, int R>
+template <class T, int R, bool WholeWarp = false>
 KOKKOS_FORCEINLINE_FUNCTION void store_rows(T* at, const T (&v)[R], const WarpNeighbours& n) {
   static_assert(R == 2 || R == 4 || (R == 8 && sizeof(T) == 2),
                 "vectors of 2 or 4 elements, or 8 of a 2-byte type");
@@ -156,34 +170,34 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows(T* at, const T (&v)[R], const WarpNe
   } else if constexpr (R == 8) {
     switch (phase) {
       case 1:
-        store_shifted_halves<1>(at, v, n);
+        store_shifted_halves<1, WholeWarp>(at, v, n);
         break;
       case 2:
-        store_shifted_halves<2>(at, v, n);
+        store_shifted_halves<2, WholeWarp>(at, v, n);
         break;
       case 3:
-        store_shifted_halves<3>(at, v, n);
+        store_shifted_halves<3, WholeWarp>(at, v, n);
         break;
       case 4:
-        store_shifted_halves<4>(at, v, n);
+        store_shifted_halves<4, WholeWarp>(at, v, n);
         break;
       case 5:
-        store_shifted_halves<5>(at, v, n);
+        store_shifted_halves<5, WholeWarp>(at, v, n);
         break;
       case 6:
-        store_shifted_halves<6>(at, v, n);
+        store_shifted_halves<6, WholeWarp>(at, v, n);
         break;
       default:
-        store_shifted_halves<7>(at, v, n);
+        store_shifted_halves<7, WholeWarp>(at, v, n);
         break;
     }
   } else if (phase == 1) {
-    store_shifted<1>(at, v, n);
+    store_shifted<1, WholeWarp>(at, v, n);
   } else if constexpr (R == 4) {
     if (phase == 2)
-      store_shifted<2>(at, v, n);
+      store_shifted<2, WholeWarp>(at, v, n);
     else
-      store_shifted<3>(at, v, n);
+      store_shifted<3, WholeWarp>(at, v, n);
   }
 }
 
