@@ -305,6 +305,19 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     return located;
   }
 
+  // Column e of the block at `at`, where `walked` reached it by next_column. The cheap
+  // transforms take the product: their kernels compile as before the walk, which cost them
+  // up to 4 % on the H100 (docs/performance.md, "Layouts").
+  KOKKOS_FORCEINLINE_FUNCTION static T* column_of(T* const at, T* const walked, const int e,
+                                                  const std::int64_t step) {
+    return opaque_walk ? walked : at + e * step;
+  }
+  // Block j's first column, where `walked` reached it (as column_of).
+  KOKKOS_FORCEINLINE_FUNCTION static T* block_of(T* const out, T* const walked, const int j,
+                                                 const std::int64_t step) {
+    return opaque_walk ? walked : out + static_cast<std::int64_t>(j) * E * step;
+  }
+
   // Realigned, E == R: the phase of the column at `out` plus R times the phase a column step
   // adds (store_columns); -1 where the columns' phases are found column by column.
   KOKKOS_FORCEINLINE_FUNCTION int phase_pattern(const T* const out, const std::int64_t step) const {
@@ -342,7 +355,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // Returns the next block's first column.
     // (Realigned, E == R: every block's columns have the phases of the item's first.)
     const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
-    const auto fill_block = [&](const int j, const std::int64_t left, T* const at) {
+    const auto fill_block = [&](const int j, const std::int64_t left, T* const walked) {
+      T* const at = block_of(out, walked, j, step);
       T columns[E][R];
       if (Dist::reads_input) {
         // (Realigned: loads by element; as vectors where aligned, dropout_ took 90 registers
@@ -350,7 +364,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         T* column = at;
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) {
-          if (e < left) load_block<T, R>(column, columns[e], !Realigned);
+          if (e < left) load_block<T, R>(column_of(at, column, e, step), columns[e], !Realigned);
           column = next_column<opaque_walk>(column, step);
         }
       }
@@ -374,9 +388,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       for (int e = 0; e < E; ++e) {
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R, WholeWarp>(column, columns[e], lanes);
+            store_rows<T, R, WholeWarp>(column_of(at, column, e, step), columns[e], lanes);
           else
-            store_block<T, R>(column, columns[e], true);
+            store_block<T, R>(column_of(at, column, e, step), columns[e], true);
         }
         column = next_column<opaque_walk>(column, step);
       }
@@ -469,6 +483,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
       }
       const std::int64_t left = width - static_cast<std::int64_t>(j) * E;
+      T* const block_at = block_of(out, at, j, step);
       if constexpr (WholeWarp && E == R) {
         if (pattern >= 0) {
           at = store_columns<WholeWarp>(pattern, at, step, columns, located.lanes, left);
@@ -479,9 +494,10 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       for (int e = 0; e < E; ++e) {
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R, WholeWarp>(at, columns[e], located.lanes);
+            store_rows<T, R, WholeWarp>(column_of(block_at, at, e, step), columns[e],
+                                        located.lanes);
           else
-            store_block<T, R>(at, columns[e], true);
+            store_block<T, R>(column_of(block_at, at, e, step), columns[e], true);
         }
         at = next_column<opaque_walk>(at, step);
       }
