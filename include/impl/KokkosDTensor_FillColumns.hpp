@@ -209,8 +209,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
   static constexpr int C = K * E;  // columns per work item (R = 1)
-  // Columns walked with an opaque pointer (next_column): not by the cheap transforms, which
-  // ran 1-3 % slower with it where rows are not aligned (the H100, docs/performance.md).
+  // Columns walked with an opaque pointer (next_column), but by the cheap transforms (see
+  // column_of).
   static constexpr bool opaque_walk = !has_cheap_transform<Dist>::value;
   divider_t<Index> per_rows;   // divides by rows / R (lookbehind: 32 per 31 groups)
   Index row_groups = 0;        // Realigned: rows / R
@@ -351,8 +351,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
-    // Block j of the item at `at`: `left` columns from its first (E or more: the whole block).
-    // Returns the next block's first column.
+    // Block j of the item, `walked` its first column (block_of): `left` columns from its first
+    // (E or more: the whole block). Returns the next block's first column, walked.
     // (Realigned, E == R: every block's columns have the phases of the item's first.)
     const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
     const auto fill_block = [&](const int j, const std::int64_t left, T* const walked) {
