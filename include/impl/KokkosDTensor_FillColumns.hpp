@@ -212,6 +212,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   // Columns walked with an opaque pointer (next_column), but by the cheap transforms (see
   // column_of).
   static constexpr bool opaque_walk = !has_cheap_transform<Dist>::value;
+  // A copy of the realigned item loops for warps that are one group (run_rows).
+  static constexpr bool has_whole_warp_copy = Realigned && realigned_whole_warp<Dist>::value;
   divider_t<Index> per_rows;   // divides by rows / R (lookbehind: 32 per 31 groups)
   Index row_groups = 0;        // Realigned: rows / R
   bool lookbehind = false;     // Realigned: lane 0 of a warp repeats the group before it
@@ -331,7 +333,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
-    if constexpr (Realigned && realigned_whole_warp<Dist>::value) {
+    if constexpr (has_whole_warp_copy) {
       if (whole_warp && located.lanes.mask == ~0u) {
         run_rows_item<true>(located, with);
         return;
@@ -425,7 +427,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
-    if constexpr (Realigned && realigned_whole_warp<Dist>::value) {
+    if constexpr (has_whole_warp_copy) {
       if (whole_warp && located.lanes.mask == ~0u) {
         run_rows_shifted_item<true>(located, with);
         return;
