@@ -295,6 +295,17 @@ void check_rows(Maker make, const char* name) {
   }
 }
 
+// The columns kernels of a distribution that takes its own (exponential_: not realigned;
+// rows inside blocks through the blocks' loop, shifts_in_row_loop): LayoutLeft with rows at
+// every word of a block, below and above block 2^32, and across it (the K-block form).
+template <class T, class Maker>
+void check_columns(Maker make, const char* name) {
+  Kokkos::View<T**, Kokkos::LayoutLeft, TestSpace> odd("odd", 37, 29);
+  for (std::uint64_t offset : {4ull, (1ull << 34) + 8, (1ull << 34) - 400})
+    check_paths(odd, make(), kdt::Impl::whole_view_box(odd), kdt::RNGState{11, offset},
+                std::string(name) + " columns off=" + std::to_string(offset));
+}
+
 }  // namespace
 
 #endif

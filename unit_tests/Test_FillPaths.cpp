@@ -25,6 +25,8 @@ TEST(FillPaths, Normal) {
 TEST(FillPaths, OthersAndLogNormal) {
   check_rows<float>([] { return kdt::Impl::make_log_normal<float>(0, 1, "t"); }, "log_normal f32");
   check_rows<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); }, "exponential f32");
+  check_columns<float>([] { return kdt::Impl::make_exponential<float>(2, "t"); },
+                       "exponential f32");
   check_rows<double>([] { return kdt::Impl::make_trunc_normal<double>(0, 1, -2, 2, "t"); },
                      "trunc_normal f64");
 }

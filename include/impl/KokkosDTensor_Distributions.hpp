@@ -749,6 +749,16 @@ struct shifts_columns : realigns_columns<Dist> {};
 template <>
 struct shifts_columns<Dropout<float>> : std::false_type {};
 
+// Whether one row per device work item, where rows start inside a block, draws the item's
+// blocks in the shifted kernel's loop (one block more an item, where the K-block form draws
+// one more per K): the transforms with a logarithm, which do not realign and are bound by
+// instructions (exponential_ f32 gained 21 % on the H100); dropout_ f32 and the 8-byte types
+// lost 7-20 % by it (docs/performance.md, "Layouts").
+template <class Dist>
+struct shifts_in_row_loop
+    : std::integral_constant<bool, !realigns_columns<Dist>::value && !Dist::reads_input &&
+                                       sizeof(typename Dist::value_type) <= 4> {};
+
 // Whether its realigned kernel gives lane 0 of each warp to repeating the warp before's last
 // group of rows, so that only a run's ends store by element: a 32nd more draws and transforms
 // for fewer stores. Not for the ops bound by instructions, which lost by it on the H100: the

@@ -201,8 +201,9 @@ KOKKOS_FORCEINLINE_FUNCTION T* store_columns(const int pattern, T* const at,
 // index, counter_high (the dispatch checks): the counters are 32-bit words, as in the rows
 // kernel's SharedHigh form. Realigned: the rows are not aligned to R elements in memory, and
 // the vectors are put together between neighbouring lanes (KokkosDTensor_RealignedStores.hpp;
-// a kernel of its own: it takes more registers). Shifted (with R > 1): rows that start inside
-// a block, each at its own word of one (run_rows_shifted).
+// a kernel of its own: it takes more registers). Shifted: rows that start inside a block,
+// each at its own word of one (run_rows_shifted); with R = 1 too for the distributions of
+// shifts_in_row_loop: the loop draws n + 1 blocks for an item's n, the K-block form K + 1 for K.
 template <class T, class Dist, class Index, int R = 1, bool Realigned = false, bool Shifted = false>
 struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
@@ -230,7 +231,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   // Work item `item` with `with`: dist or an equivalent object (OnSharedNormalTable).
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void run(const Index item, const With& with) const {
-    if constexpr (R > 1 && Shifted) {
+    if constexpr (Shifted) {
       run_rows_shifted(item, with);
       return;
     } else if constexpr (R > 1) {
@@ -262,7 +263,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
             words, with);
   }
 
-  // R > 1: where item `item` is: its R rows at its first column (out), that column, the
+  // R > 1 or Shifted: where item `item` is: its R rows at its first column (out), that column, the
   // columns left in the rows from it, row 0's L (of its column 0) and (Realigned) its lanes.
   struct RowsItem {
     T* out;

@@ -530,8 +530,9 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
         const int n = std::atoi(blocks);
         if (n >= 1 && n <= 64) functor.row_blocks = n;
       }
-      const std::uint64_t C =
-          rows_per_item > 1 ? static_cast<std::uint64_t>(functor.row_blocks) * E : Functor::C;
+      const std::uint64_t C = rows_per_item > 1 || decltype(shifted_tag)::value
+                                  ? static_cast<std::uint64_t>(functor.row_blocks) * E
+                                  : Functor::C;
       const std::uint64_t groups = rows / rows_per_item;
       // Realigned: warps of 31 groups of rows and a lane that repeats the one before, so that
       // runs of rows store no edges between warps (realigned_lookbehind).
@@ -586,6 +587,16 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
             go(index_tag, realigned_vector{}, std::true_type{}, std::true_type{});
             return;
           }
+        }
+      }
+      // One row per item where rows start inside a block: the blocks' loop of the shifted
+      // kernel where the distribution gains by it (shifts_in_row_loop).
+      // KOKKOSDTENSOR_SHIFTED_ROW_LOOP=0: the K-block form, for measuring (kdt-perf).
+      if constexpr (shifts_in_row_loop<Dist>::value) {
+        const char* const loop = std::getenv("KOKKOSDTENSOR_SHIFTED_ROW_LOOP");
+        if (!rows_aligned && one_high_word && (!loop || std::atoi(loop) != 0)) {
+          go(index_tag, one_row{}, std::false_type{}, std::true_type{});
+          return;
         }
       }
       go(index_tag, one_row{}, std::false_type{}, std::false_type{});
