@@ -105,6 +105,11 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr int pair_chunks = 2;
   // The most groups a band may have when items carry blocks from pass to pass (passes > 1).
   static constexpr int max_carried_groups = 64;
+  // Rows that start inside a block on several threads: items of carried passes as on one, but
+  // for the cheap 4-byte transforms, which ran slower with them on 16 Xeon threads; the rest
+  // drew a block more per 2 chunks (exponential_ 1.5 transforms an element; docs/performance.md,
+  // "Layouts").
+  static constexpr bool carries_on_threads = !(sizeof(T) == 4 && has_cheap_transform<Dist>::value);
   // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, where rows start on
   // blocks (no block more per item): faster on one Zen 4 core than 32 x 4 (16 columns) but for
   // float's cheap transforms (bound by the Philox) and 8-byte types (docs/performance.md,

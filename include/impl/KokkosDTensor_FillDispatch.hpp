@@ -421,15 +421,16 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       functor.blocks.dist = dist;
       functor.blocks.use_avx2_fma = true;
       functor.blocks.use_avx512 = host_has_avx512();
-      // Rows that start inside a block, on one thread: items of up to 16 passes (one block
-      // drawn more per item, not per pass), fewer where that leaves under 8 items; on 16 Xeon
-      // threads longer items ran slower (docs/performance.md, "Layouts").
+      // Rows that start inside a block: items of up to 16 passes (one block drawn more per
+      // item, not per pass), fewer where that leaves under 8 items a thread; on several threads
+      // not for the cheap 4-byte transforms (Lanes::carries_on_threads).
       const std::uint64_t pass_count =
           (functor.chunks_per_row() + functor.chunk_blocks - 1) / functor.chunk_blocks;
-      if (passes == 0 && space.concurrency() == 1) {
+      const std::uint64_t threads = static_cast<std::uint64_t>(space.concurrency());
+      if (passes == 0 && (threads == 1 || Lanes::carries_on_threads)) {
         passes = 16;
         while (passes > 1 &&
-               functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < 8)
+               functor.bands * functor.runs * ((pass_count + passes - 1) / passes) < 8 * threads)
           passes /= 2;
       }
       if (!rows_aligned && passes > 1 && functor.band_groups <= Lanes::max_carried_groups)
