@@ -209,7 +209,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool is_host_style = false;
   static constexpr int K = column_blocks_per_item;  // R = 1
   static constexpr int E = Dist::elements_per_block;
-  static constexpr int C = K * E;  // columns per work item (R = 1)
+  static constexpr int C = K * E;  // columns per work item (R = 1, not Shifted)
+  // Items loop over row_blocks blocks of their rows (run_rows, run_rows_shifted), not K.
+  static constexpr bool loops_over_blocks = R > 1 || Shifted;
   // Columns walked with an opaque pointer (next_column), but by the cheap transforms (see
   // column_of).
   static constexpr bool opaque_walk = !has_cheap_transform<Dist>::value;
@@ -221,7 +223,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   bool whole_warp = true;      // Realigned: constant-mask shuffles where the warp is one group
   bool phase_patterns = true;  // Realigned, E == R: each block's stores by its phase pattern
   bool rows_aligned = true;
-  int row_blocks = 0;               // R > 1: blocks of each row per work item
+  int row_blocks = 0;               // loops_over_blocks: blocks of each row per work item
   std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
   std::uint32_t counter_high = 0;   // R > 1: the high word of every block's index
   std::uint64_t column_stride = 0;  // Shifted: L between neighbouring rows
@@ -263,8 +265,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
             words, with);
   }
 
-  // R > 1 or Shifted: where item `item` is: its R rows at its first column (out), that column, the
-  // columns left in the rows from it, row 0's L (of its column 0) and (Realigned) its lanes.
+  // loops_over_blocks: where item `item` is: its R rows at its first column (out), that column,
+  // the columns left in the rows from it, row 0's L (of its column 0) and (Realigned) its lanes.
   struct RowsItem {
     T* out;
     std::int64_t first_column;

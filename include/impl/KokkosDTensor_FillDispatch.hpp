@@ -525,13 +525,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       Functor functor{};
       functor.row_blocks = column_item_row_blocks<T, Dist, decltype(realigned_tag)::value,
                                                   decltype(shifted_tag)::value>();
-      // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length for R > 1, for measuring
-      // (kdt-perf). Values do not depend on it.
+      // KOKKOSDTENSOR_COLUMN_BLOCKS=N: another item length where items loop over blocks, for
+      // measuring (kdt-perf). Values do not depend on it.
       if (const char* blocks = std::getenv("KOKKOSDTENSOR_COLUMN_BLOCKS")) {
         const int n = std::atoi(blocks);
         if (n >= 1 && n <= 64) functor.row_blocks = n;
       }
-      const std::uint64_t C = rows_per_item > 1 || decltype(shifted_tag)::value
+      const std::uint64_t C = Functor::loops_over_blocks
                                   ? static_cast<std::uint64_t>(functor.row_blocks) * E
                                   : Functor::C;
       const std::uint64_t groups = rows / rows_per_item;
