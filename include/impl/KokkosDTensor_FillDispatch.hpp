@@ -397,7 +397,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       // for memory shared by the threads); one: 32 x 4 (Philox-bound, fewer blocks drawn for
       // rows that start inside a block), 64 x 2 where Lanes::narrow_items_alone says
       // (docs/performance.md, "Layouts").
-      if (space.concurrency() > 1 || (rows_aligned && Lanes::narrow_items_alone)) {
+      if (space.concurrency() > 1 || Lanes::narrow_items_alone(rows_aligned)) {
         functor.band_groups = 64;
         functor.chunk_blocks = Lanes::pair_chunks;
       }
