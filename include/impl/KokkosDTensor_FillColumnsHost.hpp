@@ -112,8 +112,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   static constexpr bool carries_on_threads = !(sizeof(T) == 4 && has_cheap_transform<Dist>::value);
   // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, for 4-byte types
   // where rows start on blocks (no block more per item), and wherever rows start for the cheap
-  // transforms and the ops that read their input: faster than 32 x 4 (16 columns) on one Zen 4
-  // core for the first, on one Zen 5 core for the others (docs/performance.md, "Layouts").
+  // transforms and the ops that read their input: faster than 32 x 4 (16 columns) on one Zen 5
+  // core for those two, on one Zen 4 core for the other 4-byte ops (where the cheap ones, then
+  // on 4 chains, lost; docs/performance.md, "Layouts").
   static constexpr bool narrow_items_alone(const bool rows_aligned) {
     return sizeof(T) == 4 &&
            (rows_aligned || has_cheap_transform<Dist>::value || Dist::reads_input);
