@@ -394,9 +394,9 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       Lanes functor{};
       set_geometry(functor);
       // Several threads: items of 64 groups x 2 chunks (8 columns a pass: fewer write streams
-      // for memory shared by the threads); one: 32 x 4 (Philox-bound, fewer blocks drawn for
-      // rows that start inside a block), 64 x 2 where Lanes::narrow_items_alone says
-      // (docs/performance.md, "Layouts").
+      // for memory shared by the threads); one: the same where Lanes::narrow_items_alone says,
+      // else 32 x 4 (8-byte types, and the long transforms where rows start inside a block:
+      // fewer blocks drawn; docs/performance.md, "Layouts").
       if (space.concurrency() > 1 || Lanes::narrow_items_alone(rows_aligned)) {
         functor.band_groups = 64;
         functor.chunk_blocks = Lanes::pair_chunks;
