@@ -963,8 +963,9 @@ TEST(ReducedPrecisionKokkosTypes, DeviceEqualsHost) {
 // "Layouts"): LayoutLeft 64 x 36 (8 rows' 16-byte vectors), 20 x 36 (runs not divisible by 8:
 // realigned rows and one row per item), a 256 x 40 subview of 259 x 44 (columns at every phase
 // of a vector: realigned), 40 x 29 (rows inside blocks, groups of 8 aligned: the shifted
-// kernel's vectors) and 37 x 29 (rows inside blocks). The whole parent View is compared:
-// nothing outside the subview is written.
+// kernel's vectors), 37 x 29 (rows inside blocks) and a 256 x 41 subview of 259 x 45 (rows
+// inside blocks at every phase: the realigned shifted kernel, warps of 32 lanes whole). The
+// whole parent View is compared: nothing outside the subview is written.
 TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
   if constexpr (!kHostIsOther) GTEST_SKIP() << "one execution space in this build";
   struct Shape {
@@ -974,7 +975,8 @@ TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
                           {20, 36, 0, 20, 0, 36},
                           {259, 44, 1, 257, 2, 42},
                           {40, 29, 0, 40, 0, 29},
-                          {37, 29, 0, 37, 0, 29}};
+                          {37, 29, 0, 37, 0, 29},
+                          {259, 45, 1, 257, 2, 43}};
   const auto fill = [](auto space, auto zero, const Shape& s) {
     using T = decltype(zero);
     using Space = decltype(space);
