@@ -971,12 +971,8 @@ TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
   struct Shape {
     std::size_t rows, cols, row_begin, row_end, col_begin, col_end;
   };
-  const Shape shapes[] = {{64, 36, 0, 64, 0, 36},
-                          {20, 36, 0, 20, 0, 36},
-                          {259, 44, 1, 257, 2, 42},
-                          {40, 29, 0, 40, 0, 29},
-                          {37, 29, 0, 37, 0, 29},
-                          {259, 45, 1, 257, 2, 43}};
+  const Shape shapes[] = {{64, 36, 0, 64, 0, 36}, {20, 36, 0, 20, 0, 36}, {259, 44, 1, 257, 2, 42},
+                          {40, 29, 0, 40, 0, 29}, {37, 29, 0, 37, 0, 29}, {259, 45, 1, 257, 2, 43}};
   const auto fill = [](auto space, auto zero, const Shape& s) {
     using T = decltype(zero);
     using Space = decltype(space);
