@@ -110,11 +110,10 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // drew a block more per 2 chunks (exponential_ 1.5 transforms an element; docs/performance.md,
   // "Layouts").
   static constexpr bool carries_on_threads = !(sizeof(T) == 4 && has_cheap_transform<Dist>::value);
-  // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, for 4-byte types
-  // where rows start on blocks (no block more per item), and wherever rows start for the cheap
-  // transforms and the ops that read their input: faster than 32 x 4 (16 columns) on one Zen 5
-  // core for those two, on one Zen 4 core for the other 4-byte ops (where the cheap ones, then
-  // on 4 chains, lost; docs/performance.md, "Layouts").
+  // Items of 64 groups x pair_chunks chunks (8 columns) on one thread too, for every 4-byte
+  // type but the long transforms where rows start inside a block (those draw fewer blocks in
+  // 32 x 4 items): faster than 32 x 4 on one Zen 4 core where rows start on blocks, on one Zen 5
+  // core for the cheap transforms and dropout_ everywhere (docs/performance.md, "Layouts").
   static constexpr bool narrow_items_alone(const bool rows_aligned) {
     return sizeof(T) == 4 &&
            (rows_aligned || has_cheap_transform<Dist>::value || Dist::reads_input);
