@@ -770,6 +770,45 @@ void check_paths(const std::string& name, const Dist& dist) {
   }
 }
 
+// The same on LayoutLeft subviews, which take the columns kernels (rows_device: the device
+// style on host spaces too; the shapes of DeviceColumnsKernelsEqualHost below): columns at
+// every phase of a vector (realigned rows), rows that start inside blocks with groups of rows
+// aligned (the shifted kernel's vector stores) and not (the realigned shifted kernel). The
+// whole parent View is compared: nothing outside the subview is written.
+template <class T, class Space, Impl::FillPath First, Impl::FillPath... Others, class Dist>
+void check_columns_paths(const std::string& name, const Dist& dist) {
+  struct Shape {
+    std::size_t rows, cols, row_begin, row_end, col_begin, col_end;
+  };
+  const Shape shapes[] = {{64, 36, 0, 64, 0, 36},
+                          {259, 44, 1, 257, 2, 42},
+                          {40, 29, 0, 40, 0, 29},
+                          {37, 29, 0, 37, 0, 29},
+                          {259, 45, 1, 257, 2, 43}};
+  for (const Shape& s : shapes) {
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> v("v", s.rows, s.cols);
+    const auto sub = Kokkos::subview(v, std::make_pair(s.row_begin, s.row_end),
+                                     std::make_pair(s.col_begin, s.col_end));
+    const Impl::GlobalBox box = Impl::whole_view_box(sub);
+    const auto fill = [&](auto path) {
+      set_inputs(v, input_value);  // (dropout_ reads it)
+      Impl::fill_random_with<decltype(path)::value>(Space(), sub, dist, kStart, box);
+      Kokkos::fence();
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      std::vector<std::uint32_t> bits;
+      for (std::size_t i = 0; i < s.rows; ++i)
+        for (std::size_t j = 0; j < s.cols; ++j) bits.push_back(bits_of(host(i, j)));
+      return bits;
+    };
+    const auto first = fill(std::integral_constant<Impl::FillPath, First>{});
+    const auto same = [&](auto path) {
+      EXPECT_EQ(fill(path), first) << name << " path " << static_cast<int>(decltype(path)::value)
+                                   << ", LayoutLeft " << s.rows << " x " << s.cols;
+    };
+    (same(std::integral_constant<Impl::FillPath, Others>{}), ...);
+  }
+}
+
 // uniform_ never writes `to` and writes `from` where the float value rounds to `to`.
 // (Generic: through the generic kernel, as check_every_op.)
 template <class T, class Space, bool Generic = false>
@@ -879,6 +918,12 @@ TEST(ReducedPrecisionOps, PrivateTypesEveryPath) {
   check_paths<TestBHalf, TestSpace, P::generic, P::rows_device>(
       "normal_", Impl::make_normal<TestBHalf>(0.5, 2, "test"));
   check_paths<TestBHalf, TestSpace, P::automatic, P::generic, P::rows_device>(
+      "uniform_", Impl::make_uniform<TestBHalf>(-2, 3, "test"));
+  check_columns_paths<TestHalf, TestSpace, P::generic, P::rows_device>(
+      "dropout_", Impl::make_dropout<TestHalf>(0.4, "test"));
+  check_columns_paths<TestBHalf, TestSpace, P::generic, P::rows_device>(
+      "normal_", Impl::make_normal<TestBHalf>(0.5, 2, "test"));
+  check_columns_paths<TestBHalf, TestSpace, P::generic, P::rows_device>(
       "uniform_", Impl::make_uniform<TestBHalf>(-2, 3, "test"));
 }
 TEST(ReducedPrecisionOps, PrivateTypesUniformBoundRule) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <impl/KokkosDTensor_Distributions.hpp>
 #include <impl/KokkosDTensor_FillRows.hpp>
+#include <impl/KokkosDTensor_PackedHalves.hpp>
 #include <impl/KokkosDTensor_RealignedStores.hpp>
 #include <type_traits>
 #include <utility>
@@ -148,8 +149,7 @@ KOKKOS_FORCEINLINE_FUNCTION T* next_column(T* p, const std::int64_t step) {
 template <int P0, int S, bool WholeWarp, class T, int E, int R, int... e>
 KOKKOS_FORCEINLINE_FUNCTION T* store_columns_at(T* at, const std::int64_t step,
                                                 const T (&columns)[E][R], const WarpNeighbours& n,
-                                                const std::int64_t left,
-                                                std::integer_sequence<int, e...>) {
+                                                const int left, std::integer_sequence<int, e...>) {
   ((e < left ? store_rows_at_phase<(P0 + e * S) % R, WholeWarp>(at, columns[e], n) : void(),
     at = next_column(at, step)),
    ...);
@@ -159,7 +159,7 @@ KOKKOS_FORCEINLINE_FUNCTION T* store_columns_at(T* at, const std::int64_t step,
 template <bool WholeWarp, class T, int E, int R>
 KOKKOS_FORCEINLINE_FUNCTION T* store_columns(const int pattern, T* const at,
                                              const std::int64_t step, const T (&columns)[E][R],
-                                             const WarpNeighbours& n, const std::int64_t left) {
+                                             const WarpNeighbours& n, const int left) {
   static_assert(E == 4 && R == 4, "4 columns of 4 rows");
   using columns_of_block = std::make_integer_sequence<int, E>;
   switch (pattern) {
@@ -360,7 +360,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     // (E or more: the whole block). Returns the next block's first column, walked.
     // (Realigned, E == R: every block's columns have the phases of the item's first.)
     const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
-    const auto fill_block = [&](const int j, const std::int64_t left, T* const walked) {
+    const auto fill_block = [&](const int j, const int left, T* const walked) {
       T* const at = block_of(out, walked, j, step);
       T columns[E][R];
       if (Dist::reads_input) {
@@ -411,13 +411,14 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         return;
       }
     }
-    const int blocks = count >= row_blocks * E ? row_blocks : static_cast<int>((count + E - 1) / E);
+    // (The item's columns as a 32-bit count: at most 64 blocks.)
+    const int width = count >= row_blocks * E ? row_blocks * E : static_cast<int>(count);
+    const int blocks = (width + E - 1) / E;
     // Not unrolled: unrolled, nvcc overlapped the blocks and took more registers.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
-    for (int j = 0; j < blocks; ++j)
-      at = fill_block(j, count - static_cast<std::int64_t>(j) * E, at);
+    for (int j = 0; j < blocks; ++j) at = fill_block(j, width - j * E, at);
   }
 
   // Shifted: the R rows of an item start at different words of a block (shift[i]), so that
@@ -443,7 +444,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
                                                          const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
-    const std::int64_t width = located.count < row_blocks * E ? located.count : row_blocks * E;
+    const int width =
+        located.count < row_blocks * E ? static_cast<int>(located.count) : row_blocks * E;
     std::uint32_t counter[R];
     int shift[R];
     KOKKOSDTENSOR_IMPL_UNROLL
@@ -453,10 +455,19 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       counter[i] = static_cast<std::uint32_t>(this->first_block + l / E);
       shift[i] = static_cast<int>(l % E);
     }
+    // 2-byte types, rows in pairs: each block's values kept as 2 words (packed_halves).
+    constexpr bool packed = packed_halves<T, E, R>::value;
     T carried[R][E] = {};
+    std::uint32_t carried_words[R][2] = {};
+    HalvesShift halves_shift[R];
     KOKKOSDTENSOR_IMPL_UNROLL
-    for (int i = 0; i < R; ++i)
+    for (int i = 0; i < R; ++i) {
       draw_shifted(out + i, step, width, shift[i], counter[i], 0, carried[i], with);
+      if constexpr (packed) {
+        memcpy(carried_words[i], carried[i], sizeof(carried_words[i]));
+        halves_shift[i] = HalvesShift(shift[i]);
+      }
+    }
     const int blocks = static_cast<int>((width + E - 1) / E);
     T* at = out;  // block j's first column
     const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
@@ -465,29 +476,44 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
 #endif
     for (int j = 0; j < blocks; ++j) {
       T columns[E][R];
-      KOKKOSDTENSOR_IMPL_UNROLL
-      for (int i = 0; i < R; ++i) {
-        T next[E] = {};
-        draw_shifted(out + i, step, width, shift[i], counter[i], j + 1, next, with);
-        // Words shift .. shift + E - 1 of the two blocks, shifted by 2 then by 1 as the
-        // shift's bits say. (Not `shift == s` for each s: nvcc then indexed the words by the
-        // shift, in local memory.)
-        T window[2 * E];
+      if constexpr (packed) {
+        std::uint32_t row_words[R][2];
         KOKKOSDTENSOR_IMPL_UNROLL
-        for (int e = 0; e < E; ++e) {
-          window[e] = carried[i][e];
-          window[E + e] = next[e];
-          carried[i][e] = next[e];
+        for (int i = 0; i < R; ++i) {
+          T next[E] = {};
+          draw_shifted(out + i, step, width, shift[i], counter[i], j + 1, next, with);
+          std::uint32_t next_words[2];
+          memcpy(next_words, next, sizeof(next_words));
+          select_halves(carried_words[i], next_words, halves_shift[i], row_words[i]);
+          carried_words[i][0] = next_words[0];
+          carried_words[i][1] = next_words[1];
         }
-        if constexpr (E == 4) {
+        transpose_halves(row_words, columns);
+      } else {
+        KOKKOSDTENSOR_IMPL_UNROLL
+        for (int i = 0; i < R; ++i) {
+          T next[E] = {};
+          draw_shifted(out + i, step, width, shift[i], counter[i], j + 1, next, with);
+          // Words shift .. shift + E - 1 of the two blocks, shifted by 2 then by 1 as the
+          // shift's bits say. (Not `shift == s` for each s: nvcc then indexed the words by the
+          // shift, in local memory.)
+          T window[2 * E];
           KOKKOSDTENSOR_IMPL_UNROLL
-          for (int k = 0; k <= E; ++k)
-            if (shift[i] & 2) window[k] = window[k + 2];
+          for (int e = 0; e < E; ++e) {
+            window[e] = carried[i][e];
+            window[E + e] = next[e];
+            carried[i][e] = next[e];
+          }
+          if constexpr (E == 4) {
+            KOKKOSDTENSOR_IMPL_UNROLL
+            for (int k = 0; k <= E; ++k)
+              if (shift[i] & 2) window[k] = window[k + 2];
+          }
+          KOKKOSDTENSOR_IMPL_UNROLL
+          for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
         }
-        KOKKOSDTENSOR_IMPL_UNROLL
-        for (int e = 0; e < E; ++e) columns[e][i] = shift[i] & 1 ? window[e + 1] : window[e];
       }
-      const std::int64_t left = width - static_cast<std::int64_t>(j) * E;
+      const int left = width - j * E;
       T* const block_at = block_of(out, at, j, step);
       if constexpr (WholeWarp && E == R) {
         if (pattern >= 0) {
@@ -515,13 +541,13 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   // items').
   template <class With>
   KOKKOS_FORCEINLINE_FUNCTION void draw_shifted(const T* const row, const std::int64_t step,
-                                                const std::int64_t width, const int shift,
+                                                const int width, const int shift,
                                                 const std::uint32_t counter, const int j,
                                                 T (&block)[E], const With& with) const {
     if (Dist::reads_input) {
       KOKKOSDTENSOR_IMPL_UNROLL
       for (int e = 0; e < E; ++e) {
-        const std::int64_t c = static_cast<std::int64_t>(j) * E + e - shift;
+        const int c = j * E + e - shift;
         if (c >= 0 && c < width) block[e] = row[c * step];
       }
     }
