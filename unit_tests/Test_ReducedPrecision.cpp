@@ -1044,3 +1044,47 @@ TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
     EXPECT_EQ(fill(TestSpace(), KokkosBHalf(), s), fill(HostSpace(), KokkosBHalf(), s)) << name;
   }
 }
+
+// The realigned kernels' stores chosen by a block's phase pattern (the phase of its first
+// column in its 8-row vector and the phase a column step adds: 64 patterns of 2-byte types,
+// 16 of 4-byte ones): subviews of 256 rows (a warp of 8-row groups, whole) of LayoutLeft Views
+// whose leading extent is 8 k + s for every s, from row r for every r, columns from 2 on
+// (rows on blocks: 40 and 136 columns; inside them: 41 and 133, the last block of each item's
+// rows partial; 136 and 133: 3 items a row). Every block of each subview starts at one of the
+// phases r + (2 + 4 j) s (mod 8): together every pattern. The whole parent View compared.
+TEST(ReducedPrecisionKokkosTypes, DeviceRealignedPhasePatternsEqualHost) {
+  if constexpr (!kHostIsOther) GTEST_SKIP() << "one execution space in this build";
+  const auto fill = [](auto space, auto zero, const std::size_t s, const std::size_t r,
+                       const std::size_t cols) {
+    using T = decltype(zero);
+    using Space = decltype(space);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> v("v", 264 + s, cols + 4);
+    set_inputs(v, input_value);
+    const auto sub = Kokkos::subview(v, Kokkos::make_pair(r, r + 256),
+                                     Kokkos::make_pair(std::size_t(2), 2 + cols));
+    std::vector<std::uint32_t> bits;
+    kdt::Generator gen(7);
+    for (int op = 0; op < 3; ++op) {
+      if (op == 0) kdt::uniform_(sub, -1, 1, gen);
+      if (op == 1) kdt::normal_(sub, 0, 3, gen);
+      if (op == 2) kdt::dropout_(sub, 0.3, gen);  // (reads normal_'s values)
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      for (std::size_t i = 0; i < v.extent(0); ++i)
+        for (std::size_t j = 0; j < v.extent(1); ++j) bits.push_back(bits_of(host(i, j)));
+    }
+    return bits;
+  };
+  for (std::size_t cols : {40, 41, 136, 133})
+    for (std::size_t s = 0; s < 8; ++s)
+      for (std::size_t r = 0; r < 8; ++r) {
+        const std::string name = "leading extent 8k+" + std::to_string(s) + ", rows from " +
+                                 std::to_string(r) + ", " + std::to_string(cols) + " columns";
+        EXPECT_EQ(fill(TestSpace(), KokkosHalf(), s, r, cols),
+                  fill(HostSpace(), KokkosHalf(), s, r, cols))
+            << name;
+        EXPECT_EQ(fill(TestSpace(), KokkosBHalf(), s, r, cols),
+                  fill(HostSpace(), KokkosBHalf(), s, r, cols))
+            << name;
+        EXPECT_EQ(fill(TestSpace(), 0.0f, s, r, cols), fill(HostSpace(), 0.0f, s, r, cols)) << name;
+      }
+}

@@ -142,49 +142,74 @@ KOKKOS_FORCEINLINE_FUNCTION T* next_column(T* p, const std::int64_t step) {
   return p;
 }
 
-// A block's E columns of R realigned rows (E == R), column e at `at` + e step (e < left),
-// where column 0 lies P0 elements into its aligned vector and each next column S further
-// (mod R): each column's store chosen at compile time, not by its phase at run time. Returns
-// the next block's first column.
+// A block's E columns of R realigned rows, column e at `at` + e step, where column 0 lies P0
+// elements into its aligned vector and each next column S further (mod R): each column's store
+// chosen at compile time, not by its phase at run time. Returns the next block's first column.
 template <int P0, int S, bool WholeWarp, class T, int E, int R, int... e>
 KOKKOS_FORCEINLINE_FUNCTION T* store_columns_at(T* at, const std::int64_t step,
                                                 const T (&columns)[E][R], const WarpNeighbours& n,
-                                                const int left, std::integer_sequence<int, e...>) {
-  ((e < left ? store_rows_at_phase<(P0 + e * S) % R, WholeWarp>(at, columns[e], n) : void(),
+                                                std::integer_sequence<int, e...>) {
+  ((store_rows_at_phase<(P0 + e * S) % R, WholeWarp>(at, columns[e], n),
     at = next_column(at, step)),
    ...);
   return at;
 }
-// store_columns_at for pattern = P0 + R S: every block of an item has the same (E == R).
+// store_columns_at for pattern = P0 + R S (block_pattern): 4 columns of 4 rows (4-byte types)
+// or of 8 (2-byte types), a whole block.
 template <bool WholeWarp, class T, int E, int R>
 KOKKOS_FORCEINLINE_FUNCTION T* store_columns(const int pattern, T* const at,
                                              const std::int64_t step, const T (&columns)[E][R],
-                                             const WarpNeighbours& n, const int left) {
-  static_assert(E == 4 && R == 4, "4 columns of 4 rows");
+                                             const WarpNeighbours& n) {
+  static_assert(E == 4 && (R == 4 || R == 8), "4 columns of 4 or 8 rows");
   using columns_of_block = std::make_integer_sequence<int, E>;
-  switch (pattern) {
+  // (Every pattern a case, the last one the default: a jump table, not a chain of tests.)
+  // clang-format off
 #define KOKKOSDTENSOR_IMPL_PATTERN(P0, S) \
-  case P0 + 4 * S:                        \
-    return store_columns_at<P0, S, WholeWarp>(at, step, columns, n, left, columns_of_block{});
-    KOKKOSDTENSOR_IMPL_PATTERN(0, 0)
-    KOKKOSDTENSOR_IMPL_PATTERN(1, 0)
-    KOKKOSDTENSOR_IMPL_PATTERN(2, 0)
-    KOKKOSDTENSOR_IMPL_PATTERN(3, 0)
-    KOKKOSDTENSOR_IMPL_PATTERN(0, 1)
-    KOKKOSDTENSOR_IMPL_PATTERN(1, 1)
-    KOKKOSDTENSOR_IMPL_PATTERN(2, 1)
-    KOKKOSDTENSOR_IMPL_PATTERN(3, 1)
-    KOKKOSDTENSOR_IMPL_PATTERN(0, 2)
-    KOKKOSDTENSOR_IMPL_PATTERN(1, 2)
-    KOKKOSDTENSOR_IMPL_PATTERN(2, 2)
-    KOKKOSDTENSOR_IMPL_PATTERN(3, 2)
-    KOKKOSDTENSOR_IMPL_PATTERN(0, 3)
-    KOKKOSDTENSOR_IMPL_PATTERN(1, 3)
-    KOKKOSDTENSOR_IMPL_PATTERN(2, 3)
-    default:
-      return store_columns_at<3, 3, WholeWarp>(at, step, columns, n, left, columns_of_block{});
-#undef KOKKOSDTENSOR_IMPL_PATTERN
+  case (P0) + (S) * R:                    \
+    return store_columns_at<P0, S, WholeWarp>(at, step, columns, n, columns_of_block{});
+#define KOKKOSDTENSOR_IMPL_PATTERNS4(S) \
+  KOKKOSDTENSOR_IMPL_PATTERN(0, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(1, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(2, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(3, S)
+#define KOKKOSDTENSOR_IMPL_PATTERNS8(S) \
+  KOKKOSDTENSOR_IMPL_PATTERNS4(S)       \
+  KOKKOSDTENSOR_IMPL_PATTERN(4, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(5, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(6, S)      \
+  KOKKOSDTENSOR_IMPL_PATTERN(7, S)
+  if constexpr (R == 4) {
+    switch (pattern) {
+      KOKKOSDTENSOR_IMPL_PATTERNS4(0)
+      KOKKOSDTENSOR_IMPL_PATTERNS4(1)
+      KOKKOSDTENSOR_IMPL_PATTERNS4(2)
+      KOKKOSDTENSOR_IMPL_PATTERN(0, 3)
+      KOKKOSDTENSOR_IMPL_PATTERN(1, 3)
+      KOKKOSDTENSOR_IMPL_PATTERN(2, 3)
+      default:
+        return store_columns_at<3, 3, WholeWarp>(at, step, columns, n, columns_of_block{});
+    }
+  } else {
+    switch (pattern) {
+      KOKKOSDTENSOR_IMPL_PATTERNS8(0)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(1)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(2)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(3)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(4)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(5)
+      KOKKOSDTENSOR_IMPL_PATTERNS8(6)
+      KOKKOSDTENSOR_IMPL_PATTERNS4(7)
+      KOKKOSDTENSOR_IMPL_PATTERN(4, 7)
+      KOKKOSDTENSOR_IMPL_PATTERN(5, 7)
+      KOKKOSDTENSOR_IMPL_PATTERN(6, 7)
+      default:
+        return store_columns_at<7, 7, WholeWarp>(at, step, columns, n, columns_of_block{});
+    }
   }
+#undef KOKKOSDTENSOR_IMPL_PATTERNS8
+#undef KOKKOSDTENSOR_IMPL_PATTERNS4
+#undef KOKKOSDTENSOR_IMPL_PATTERN
+  // clang-format on
 }
 
 // Work item t takes columns [g C, g C + C) of row t % rows, g = t / rows, C = K E: every thread
@@ -217,11 +242,12 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   static constexpr bool opaque_walk = !has_cheap_transform<Dist>::value;
   // A copy of the realigned item loops for warps that are one group (run_rows).
   static constexpr bool has_whole_warp_copy = Realigned && realigned_whole_warp<Dist>::value;
-  divider_t<Index> per_rows;   // divides by rows / R (lookbehind: 32 per 31 groups)
-  Index row_groups = 0;        // Realigned: rows / R
-  bool lookbehind = false;     // Realigned: lane 0 of a warp repeats the group before it
+  divider_t<Index> per_rows;  // divides by rows / R (lookbehind: 32 per 31 groups)
+  Index row_groups = 0;       // Realigned: rows / R
+  // Realigned: lane 0 of a warp repeats the group before it (realigned_lookbehind).
+  static constexpr bool lookbehind = Realigned && realigned_lookbehind<Dist>::value;
   bool whole_warp = true;      // Realigned: constant-mask shuffles where the warp is one group
-  bool phase_patterns = true;  // Realigned, E == R: each block's stores by its phase pattern
+  bool phase_patterns = true;  // has_phase_patterns: whole blocks stored by their phase pattern
   bool rows_aligned = true;
   int row_blocks = 0;               // loops_over_blocks: blocks of each row per work item
   std::uint32_t column_blocks = 0;  // R > 1: blocks between neighbouring rows' starts
@@ -323,11 +349,20 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     return opaque_walk ? walked : out + static_cast<std::int64_t>(j) * E * step;
   }
 
-  // Realigned, E == R: the phase of the column at `out` plus R times the phase a column step
+  // Realigned, 4 columns a block of 4 rows or (2-byte types) 8: each block's stores chosen by
+  // its phase pattern (store_columns).
+  static constexpr bool has_phase_patterns = Realigned && E == 4 && (R == 4 || R == 8);
+  // has_phase_patterns: the phase of the column at `out` plus R times the phase a column step
   // adds (store_columns); -1 where the columns' phases are found column by column.
   KOKKOS_FORCEINLINE_FUNCTION int phase_pattern(const T* const out, const std::int64_t step) const {
-    if (!(Realigned && E == R) || !phase_patterns) return -1;
+    if (!has_phase_patterns || !phase_patterns) return -1;
     return vector_phase<T, R>(out) + R * static_cast<int>(step & (R - 1));
+  }
+  // The phase pattern of the block whose first column is `at`, of an item whose pattern is
+  // `pattern` (>= 0): the item's where a block's E columns step the phase by a multiple of R.
+  KOKKOS_FORCEINLINE_FUNCTION static int block_pattern(const int pattern, const T* const at) {
+    if constexpr (R == E) return pattern;
+    return (pattern & ~(R - 1)) + vector_phase<T, R>(at);
   }
 
   // R > 1: R rows' row_blocks whole blocks each, block by block: the R rows' block j, each row's
@@ -358,7 +393,6 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
     // Block j of the item, `walked` its first column (block_of): `left` columns from its first
     // (E or more: the whole block). Returns the next block's first column, walked.
-    // (Realigned, E == R: every block's columns have the phases of the item's first.)
     const int pattern = WholeWarp ? phase_pattern(out, step) : -1;
     const auto fill_block = [&](const int j, const int left, T* const walked) {
       T* const at = block_of(out, walked, j, step);
@@ -385,8 +419,9 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
         KOKKOSDTENSOR_IMPL_UNROLL
         for (int e = 0; e < E; ++e) columns[e][i] = block[e];
       }
-      if constexpr (WholeWarp && E == R) {
-        if (pattern >= 0) return store_columns<WholeWarp>(pattern, at, step, columns, lanes, left);
+      if constexpr (WholeWarp && has_phase_patterns) {
+        if (pattern >= 0 && left >= E)
+          return store_columns<WholeWarp>(block_pattern(pattern, at), at, step, columns, lanes);
       }
       T* column = at;
       KOKKOSDTENSOR_IMPL_UNROLL
@@ -515,9 +550,10 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       }
       const int left = width - j * E;
       T* const block_at = block_of(out, at, j, step);
-      if constexpr (WholeWarp && E == R) {
-        if (pattern >= 0) {
-          at = store_columns<WholeWarp>(pattern, at, step, columns, located.lanes, left);
+      if constexpr (WholeWarp && has_phase_patterns) {
+        if (pattern >= 0 && left >= E) {
+          at = store_columns<WholeWarp>(block_pattern(pattern, block_at), at, step, columns,
+                                        located.lanes);
           continue;
         }
       }

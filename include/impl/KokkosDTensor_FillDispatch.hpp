@@ -537,14 +537,12 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       const std::uint64_t groups = rows / rows_per_item;
       // Realigned: warps of 31 groups of rows and a lane that repeats the one before, so that
       // runs of rows store no edges between warps (realigned_lookbehind).
-      constexpr bool lookbehind =
-          decltype(realigned_tag)::value && realigned_lookbehind<Dist>::value;
+      constexpr bool lookbehind = Functor::lookbehind;
       const std::uint64_t region = lookbehind ? 32 * ((groups + 30) / 31) : groups;
       const std::uint64_t items = region * ((row_length + C - 1) / C);
       set_geometry(functor);
       functor.per_rows = divider_t<Index>(static_cast<Index>(region));
       functor.row_groups = static_cast<Index>(groups);
-      functor.lookbehind = lookbehind;
       // KOKKOSDTENSOR_WHOLE_WARP=0: the realigned kernel's shuffles always with the mask of
       // their group (as before the whole-warp path), for measuring. Values do not depend on it.
       if (const char* whole = std::getenv("KOKKOSDTENSOR_WHOLE_WARP"))

@@ -119,6 +119,56 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted(T* const at, const T (&v)[R],
   store_assembled<Q>(at, v, vector, n);
 }
 
+// Words [First, Last) of `words` to the same words of the 16-byte vector at `base` (aligned),
+// in the widest aligned stores.
+template <int First, int Last>
+KOKKOS_FORCEINLINE_FUNCTION void store_words(std::uint32_t* const base,
+                                             const std::uint32_t (&words)[4]) {
+  if constexpr (First < Last) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (First % 2 == 0 && First + 2 <= Last) {
+      __stwb(reinterpret_cast<uint2*>(base + First), make_uint2(words[First], words[First + 1]));
+      store_words<First + 2, Last>(base, words);
+    } else {
+      __stwb(base + First, words[First]);
+      store_words<First + 1, Last>(base, words);
+    }
+#else
+    memcpy(base + First, &words[First], sizeof(std::uint32_t));
+    store_words<First + 1, Last>(base, words);
+#endif
+  }
+}
+
+// store_assembled for 2-byte types, 8 rows: `vector` as 4 words, `own` this lane's values as
+// 4 words; a run's edges in the widest stores that fit them (vector's words where lane - 1
+// does not take part, own words where lane + 1 does not and Q is even), not value by value.
+template <int Q, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_assembled_halves(T* const at, const T (&v)[8],
+                                                        const std::uint32_t (&own)[4],
+                                                        const std::uint32_t (&vector)[4],
+                                                        const WarpNeighbours& n) {
+  if (n.silent) return;
+  std::uint32_t* const base = reinterpret_cast<std::uint32_t*>(at - Q);
+  if (n.has_prev) {
+    store_block<std::uint32_t, 4>(base, vector, true);
+  } else {
+    // Elements [Q, 8) of the vector: this lane's first 8 - Q values.
+    if constexpr (Q % 2 == 1) at[0] = v[0];
+    store_words<(Q + 1) / 2, 4>(base, vector);
+  }
+  if (!n.has_next) {
+    // Elements [0, Q) of the next vector: this lane's last Q values.
+    if constexpr (Q % 2 == 0) {
+      std::uint32_t next[4] = {};
+      for (int k = 0; k < Q / 2; ++k) next[k] = own[4 - Q / 2 + k];
+      store_words<0, Q / 2>(base + 4, next);
+    } else {
+      for (int m = 8 - Q; m < 8; ++m) at[m] = v[m];
+    }
+  }
+}
+
 // 2-byte types, 8 rows (16-byte vectors): as store_shifted, with lane - 1's values moved as
 // 4 words (half the shuffles) and the vector put together from words, each a funnel shift of
 // two neighbours by 16 bits where Q is odd.
@@ -139,7 +189,12 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[
   for (int k = 0; k < 4; ++k)
     vector[k] = first % 2 == 0 ? words[first / 2 + k]
                                : (words[first / 2 + k] >> 16) | (words[first / 2 + k + 1] << 16);
-  store_assembled<Q>(at, v, vector, n);
+  // (Warps of one group: a run's edges in wide stores. Elsewhere by value: the wide ones took
+  // dropout_ bf16's realigned kernel from 62 registers to 87.)
+  if constexpr (WholeWarp)
+    store_assembled_halves<Q>(at, v, own, vector, n);
+  else
+    store_assembled<Q>(at, v, vector, n);
 }
 
 // store_rows for a column whose phase (vector_phase) is Q, known at compile time.
@@ -148,6 +203,8 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows_at_phase(T* const at, const T (&v)[R
                                                      const WarpNeighbours& n) {
   if constexpr (Q == 0) {
     if (!n.silent) store_block<T, R>(at, v, true);
+  } else if constexpr (R == 8) {
+    store_shifted_halves<Q, WholeWarp>(at, v, n);
   } else {
     store_shifted<Q, WholeWarp>(at, v, n);
   }
