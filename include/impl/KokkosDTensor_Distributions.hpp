@@ -793,8 +793,8 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 // constant-mask shuffles and each whole block's stores chosen by its phase pattern: the normal
 // table's transforms, bound by instructions, gained by it on the H100; the cheap 4-byte ones
 // and trunc_normal_ lost, and each copy is a second item loop to compile. 16-bit: the ops that
-// read no input (bound by the ALU pipe on the H200; `uniform_` 0.76 to 0.86 on the H100), not
-// dropout_, which lost (docs/performance.md, "Layouts").
+// read no input, bound by the ALU pipe, gained by it; dropout_ lost (docs/performance.md,
+// "Layouts").
 template <class Dist>
 struct realigned_whole_warp : uses_shared_normal_table<Dist> {};
 template <class T, class FloatDist>

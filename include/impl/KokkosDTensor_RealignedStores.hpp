@@ -189,8 +189,8 @@ KOKKOS_FORCEINLINE_FUNCTION void store_shifted_halves(T* const at, const T (&v)[
   for (int k = 0; k < 4; ++k)
     vector[k] = first % 2 == 0 ? words[first / 2 + k]
                                : (words[first / 2 + k] >> 16) | (words[first / 2 + k + 1] << 16);
-  // (Warps of one group: a run's edges in wide stores. Elsewhere by value: the wide ones took
-  // dropout_ bf16's realigned kernel from 62 registers to 87.)
+  // (Warps of one group: a run's edges in wide stores. Elsewhere by value: there the wide ones
+  // cost dropout_'s realigned kernel registers, docs/performance.md.)
   if constexpr (WholeWarp)
     store_assembled_halves<Q>(at, v, own, vector, n);
   else
