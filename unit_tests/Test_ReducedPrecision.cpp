@@ -1004,6 +1004,24 @@ TEST(ReducedPrecisionKokkosTypes, DeviceEqualsHost) {
   EXPECT_EQ(fill(TestSpace(), KokkosBHalf()), fill(HostSpace(), KokkosBHalf()));
 }
 
+// The bits of the whole 2-d View `parent` after each of the first `ops` of uniform_, normal_,
+// dropout_ (which reads normal_'s values) and exponential_ on `sub`, in turn from `gen`.
+template <class Sub, class Parent>
+std::vector<std::uint32_t> parent_bits_after_ops(const Sub& sub, const Parent& parent,
+                                                 kdt::Generator& gen, const int ops) {
+  std::vector<std::uint32_t> bits;
+  for (int op = 0; op < ops; ++op) {
+    if (op == 0) kdt::uniform_(sub, -1, 1, gen);
+    if (op == 1) kdt::normal_(sub, 0, 3, gen);
+    if (op == 2) kdt::dropout_(sub, 0.3, gen);
+    if (op == 3) kdt::exponential_(sub, 2, gen);
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent);
+    for (std::size_t i = 0; i < parent.extent(0); ++i)
+      for (std::size_t j = 0; j < parent.extent(1); ++j) bits.push_back(bits_of(host(i, j)));
+  }
+  return bits;
+}
+
 // The same through the device's columns kernels for 16-bit rows (docs/performance.md,
 // "Layouts"): LayoutLeft 64 x 36 (8 rows' 16-byte vectors), 20 x 36 (runs not divisible by 8:
 // realigned rows and one row per item), a 256 x 40 subview of 259 x 44 (columns at every phase
@@ -1025,18 +1043,8 @@ TEST(ReducedPrecisionKokkosTypes, DeviceColumnsKernelsEqualHost) {
     set_inputs(v, input_value);
     const auto sub = Kokkos::subview(v, Kokkos::make_pair(s.row_begin, s.row_end),
                                      Kokkos::make_pair(s.col_begin, s.col_end));
-    std::vector<std::uint32_t> bits;
     kdt::Generator gen(5);
-    for (int op = 0; op < 4; ++op) {
-      if (op == 0) kdt::uniform_(sub, -1, 1, gen);
-      if (op == 1) kdt::normal_(sub, 0, 3, gen);
-      if (op == 2) kdt::dropout_(sub, 0.3, gen);  // (reads normal_'s values)
-      if (op == 3) kdt::exponential_(sub, 2, gen);
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-      for (std::size_t i = 0; i < s.rows; ++i)
-        for (std::size_t j = 0; j < s.cols; ++j) bits.push_back(bits_of(host(i, j)));
-    }
-    return bits;
+    return parent_bits_after_ops(sub, v, gen, 4);
   };
   for (const Shape& s : shapes) {
     const std::string name = std::to_string(s.rows) + " x " + std::to_string(s.cols);
@@ -1062,17 +1070,8 @@ TEST(ReducedPrecisionKokkosTypes, DeviceRealignedPhasePatternsEqualHost) {
     set_inputs(v, input_value);
     const auto sub = Kokkos::subview(v, Kokkos::make_pair(r, r + 256),
                                      Kokkos::make_pair(std::size_t(2), 2 + cols));
-    std::vector<std::uint32_t> bits;
     kdt::Generator gen(7);
-    for (int op = 0; op < 3; ++op) {
-      if (op == 0) kdt::uniform_(sub, -1, 1, gen);
-      if (op == 1) kdt::normal_(sub, 0, 3, gen);
-      if (op == 2) kdt::dropout_(sub, 0.3, gen);  // (reads normal_'s values)
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-      for (std::size_t i = 0; i < v.extent(0); ++i)
-        for (std::size_t j = 0; j < v.extent(1); ++j) bits.push_back(bits_of(host(i, j)));
-    }
-    return bits;
+    return parent_bits_after_ops(sub, v, gen, 3);
   };
   for (std::size_t cols : {40, 41, 136, 133})
     for (std::size_t s = 0; s < 8; ++s)
