@@ -246,6 +246,10 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   Index row_groups = 0;       // Realigned: rows / R
   // Realigned: lane 0 of a warp repeats the group before it (realigned_lookbehind).
   static constexpr bool lookbehind = Realigned && realigned_lookbehind<Dist>::value;
+  // lookbehind as data, which the kernel of rows on blocks reads at run time (the shifted one
+  // does not): with it a constant there, nvcc's dropout_ kernels took 3-11 % more time on the
+  // H100; the shifted 16-bit ones 4-6 % less (docs/performance.md, "Layouts").
+  bool lookbehind_flag = lookbehind;
   bool whole_warp = true;      // Realigned: constant-mask shuffles where the warp is one group
   bool phase_patterns = true;  // has_phase_patterns: whole blocks stored by their phase pattern
   bool rows_aligned = true;
@@ -306,7 +310,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     std::int64_t memory_offset;
     Index rows_group = item - group * per_rows.divisor;
     bool silent = false, next_in_next_warp = false, last_lane = false;
-    if (Realigned && lookbehind) {
+    if (lookbehind && (Shifted || lookbehind_flag)) {
       // Warps of 32 items take 31 groups of rows each: lane 0 repeats the group of the warp
       // before's lane 31 (its values, stored by nobody, complete lane 1's first vector), so
       // that only a run's ends store by element. Lanes past the groups repeat the last one.
