@@ -247,8 +247,8 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   // Realigned: lane 0 of a warp repeats the group before it (realigned_lookbehind).
   static constexpr bool lookbehind = Realigned && realigned_lookbehind<Dist>::value;
   // lookbehind as data, which the kernel of rows on blocks reads at run time (the shifted one
-  // does not): with it a constant there, nvcc's dropout_ kernels took 3-11 % more time on the
-  // H100; the shifted 16-bit ones 4-6 % less (docs/performance.md, "Layouts").
+  // does not): with it a constant there, nvcc's dropout_ kernels ran slower on the H100, the
+  // shifted 16-bit ones faster (docs/performance.md, "The thirty-second session").
   bool lookbehind_flag = lookbehind;
   bool whole_warp = true;      // Realigned: constant-mask shuffles where the warp is one group
   bool phase_patterns = true;  // has_phase_patterns: whole blocks stored by their phase pattern
