@@ -262,6 +262,24 @@ void check_every_shape(Maker make, const char* name) {
     Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> odd_rows3("odd_rows3", 12, 3, 21);
     check_paths(odd_rows3, make(), kdt::Impl::whole_view_box(odd_rows3), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows shifted aligned 3d");
+    // The same Views cut into parts, as the device-style columns kernels take Views of 2^31
+    // elements or more (KOKKOSDTENSOR_COLUMN_PART_LIMIT lowers that): cuts at 64 rows of the
+    // realigned column, then cuts again along the next longest dimension (300), rank 3, and
+    // parts of one element (2).
+    for (const char* limit : {"4096", "300"}) {
+      setenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT", limit, 1);
+      const std::string parts = std::string(" in parts under ") + limit;
+      check_paths(column_phases, make(), kdt::Impl::whole_view_box(column_phases),
+                  kdt::RNGState{11, 16}, std::string(name) + " vector rows realigned" + parts);
+      check_paths(runs, make(), kdt::Impl::whole_view_box(runs), kdt::RNGState{11, 4},
+                  std::string(name) + " vector rows realigned 3d" + parts);
+      check_paths(odd, make(), kdt::Impl::whole_view_box(odd), kdt::RNGState{11, (1ull << 34) + 8},
+                  std::string(name) + " vector rows shifted above block 2^32" + parts);
+    }
+    setenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT", "2", 1);
+    check_paths(odd3, make(), kdt::Impl::whole_view_box(odd3), kdt::RNGState{11, 4},
+                std::string(name) + " vector rows shifted 3d in parts of one element");
+    unsetenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT");
   }
   // No unit stride, elements 40 apart (the device's elements kernel): a column of a
   // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a

@@ -11,6 +11,7 @@
 
 #include <KokkosDTensor_RNGState.hpp>
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -346,6 +347,48 @@ template <FillPath Path, class ExecSpace, class Dist>
 void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
                   const Dist& dist, const RNGState& state, const GlobalBox& box);
 
+// The device-style columns kernels are compiled in their 32-bit index form only (a 64-bit
+// form beside it cost compile time and code size, docs/building.md): a View of this many
+// elements or more is filled as parts of fewer (for_each_part).
+// KOKKOSDTENSOR_COLUMN_PART_LIMIT=N (2 or more) lowers it, for the tests. Values do not
+// depend on it.
+inline std::uint64_t column_part_limit() {
+  constexpr std::uint64_t limit = std::uint64_t(1) << 31;
+  if (const char* text = std::getenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT")) {
+    const long long n = std::atoll(text);
+    if (n >= 2 && static_cast<std::uint64_t>(n) < limit) return static_cast<std::uint64_t>(n);
+  }
+  return limit;
+}
+
+// fill_part(part, part_box) for parts of `view` of about limit / 2 elements each, cut along
+// its longest dimension (of those, the outermost in memory) at multiples of 64 elements where
+// it has 128 or more, so that the parts keep the View's alignment to blocks and vectors. An
+// element's value is its global index's, wherever the View is cut.
+template <class T, class FillPart>
+void for_each_part(const StridedData<T>& view, const GlobalBox& box, const std::uint64_t limit,
+                   const FillPart& fill_part) {
+  int d = 0;
+  for (int i = 1; i < view.rank; ++i) {
+    if (view.extent[i] > view.extent[d] ||
+        (view.extent[i] == view.extent[d] && view.stride[i] > view.stride[d]))
+      d = i;
+  }
+  const std::int64_t extent = view.extent[d];
+  const auto parts = static_cast<std::int64_t>((view.size() + limit / 2 - 1) / (limit / 2));
+  std::int64_t chunk = (extent + parts - 1) / parts;
+  if (extent >= 128) chunk = (chunk + 63) / 64 * 64;
+  if (chunk >= extent) chunk = (extent + 1) / 2;  // (two parts at least)
+  for (std::int64_t start = 0; start < extent; start += chunk) {
+    StridedData<T> part = view;
+    GlobalBox part_box = box;
+    part.extent[d] = std::min(chunk, extent - start);
+    part.data = view.data + start * view.stride[d];
+    part_box.origin[d] += start;
+    fill_part(part, part_box);
+  }
+}
+
 // The columns path for a View whose last dimension is strided in memory and another has unit
 // stride (KokkosDTensor_FillColumns.hpp, KokkosDTensor_FillColumnsHost.hpp), and on hosts for
 // one with no unit stride at all. Returns false, launching nothing, if it does not apply.
@@ -474,6 +517,13 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
                          functor);
   } else {
+    const std::uint64_t part_limit = column_part_limit();
+    if (view.size() >= part_limit) {
+      for_each_part(view, box, part_limit, [&](const StridedData<T>& part, const GlobalBox& at) {
+        fill_strided<Path>(space, part, dist, state, at);
+      });
+      return true;
+    }
     // R neighbouring rows per item, stored as 16-byte vectors, when every group of R rows lies
     // in one run of the column dimension, each aligned to R elements in memory, and the
     // launch's blocks share the high word of their index; rows that start inside a block
@@ -600,11 +650,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       }
       go(index_tag, one_row{}, std::false_type{}, std::false_type{});
     };
-    // (Work items never outnumber elements.)
-    if (view.size() < (std::uint64_t(1) << 31))
-      go_rows(index32{});
-    else
-      go_rows(index64{});
+    // (Work items never outnumber elements: fewer than column_part_limit.)
+    go_rows(index32{});
   }
   return true;
 }
