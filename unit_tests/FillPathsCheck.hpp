@@ -263,9 +263,9 @@ void check_every_shape(Maker make, const char* name) {
     check_paths(odd_rows3, make(), kdt::Impl::whole_view_box(odd_rows3), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows shifted aligned 3d");
     // The same Views cut into parts, as the device-style columns kernels take Views of 2^31
-    // elements or more (KOKKOSDTENSOR_COLUMN_PART_LIMIT lowers that): cuts at 64 rows of the
-    // realigned column, then cuts again along the next longest dimension (300), rank 3, and
-    // parts of one element (2).
+    // elements or more (KOKKOSDTENSOR_COLUMN_PART_LIMIT lowers that): the realigned column at
+    // 64 rows (4096) and those parts again at 4 (300), the rank-3 subview at 7 rows and 1, the
+    // shifted View at 5 rows (300), and a rank-3 one in parts of one element (2).
     for (const char* limit : {"4096", "300"}) {
       setenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT", limit, 1);
       const std::string parts = std::string(" in parts under ") + limit;
