@@ -361,6 +361,19 @@ inline std::uint64_t column_part_limit() {
   return limit;
 }
 
+// Elements [start, start + count) of `view` along dimension d, as a View and its box (part,
+// part_box): filled through fill_strided, they get their global indices' values.
+template <class T>
+void cut_slab(const StridedData<T>& view, const GlobalBox& box, const int d,
+              const std::int64_t start, const std::int64_t count, StridedData<T>& part,
+              GlobalBox& part_box) {
+  part = view;
+  part_box = box;
+  part.extent[d] = count;
+  part.data = view.data + start * view.stride[d];
+  part_box.origin[d] += start;
+}
+
 // fill_part(part, part_box) for parts of `view` of about limit / 2 elements each, cut along
 // its longest dimension (of those, the outermost in memory) at multiples of 64 elements where
 // it has 128 or more, so that the parts keep the View's alignment to blocks and vectors. An
@@ -380,11 +393,9 @@ void for_each_part(const StridedData<T>& view, const GlobalBox& box, const std::
   if (extent >= 128) chunk = (chunk + 63) / 64 * 64;
   if (chunk >= extent) chunk = (extent + 1) / 2;  // (two parts at least)
   for (std::int64_t start = 0; start < extent; start += chunk) {
-    StridedData<T> part = view;
-    GlobalBox part_box = box;
-    part.extent[d] = std::min(chunk, extent - start);
-    part.data = view.data + start * view.stride[d];
-    part_box.origin[d] += start;
+    StridedData<T> part;
+    GlobalBox part_box;
+    cut_slab(view, box, d, start, std::min(chunk, extent - start), part, part_box);
     fill_part(part, part_box);
   }
 }
@@ -547,13 +558,12 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       // them as one View (the vector kernels), the rows left as another (one row per item).
       const std::uint64_t left = run % RR;
       if (one_high_word && (rows_aligned || shifts) && left != 0 && run > RR) {
-        StridedData<T> part = view;
-        GlobalBox part_box = box;
-        part.extent[column] = static_cast<std::int64_t>(run - left);
+        const auto first = static_cast<std::int64_t>(run - left);
+        StridedData<T> part;
+        GlobalBox part_box;
+        cut_slab(view, box, column, 0, first, part, part_box);
         fill_strided<Path>(space, part, dist, state, part_box);
-        part.data = view.data + (run - left);
-        part.extent[column] = static_cast<std::int64_t>(left);
-        part_box.origin[column] += static_cast<std::int64_t>(run - left);
+        cut_slab(view, box, column, first, static_cast<std::int64_t>(left), part, part_box);
         fill_strided<Path>(space, part, dist, state, part_box);
         return true;
       }
