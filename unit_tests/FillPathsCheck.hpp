@@ -263,11 +263,11 @@ void check_every_shape(Maker make, const char* name) {
     check_paths(odd_rows3, make(), kdt::Impl::whole_view_box(odd_rows3), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows shifted aligned 3d");
     // The same Views cut into parts, as the device-style columns kernels take Views of 2^31
-    // elements or more (KOKKOSDTENSOR_COLUMN_PART_LIMIT lowers that): the realigned column at
+    // elements or more (KOKKOSDTENSOR_PART_LIMIT lowers that): the realigned column at
     // 64 rows (4096) and those parts again at 4 (300), the rank-3 subview at 7 rows and 1, the
     // shifted View at 5 rows (300), and a rank-3 one in parts of one element (2).
     for (const char* limit : {"4096", "300"}) {
-      setenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT", limit, 1);
+      setenv("KOKKOSDTENSOR_PART_LIMIT", limit, 1);
       const std::string parts = std::string(" in parts under ") + limit;
       check_paths(column_phases, make(), kdt::Impl::whole_view_box(column_phases),
                   kdt::RNGState{11, 16}, std::string(name) + " vector rows realigned" + parts);
@@ -276,10 +276,10 @@ void check_every_shape(Maker make, const char* name) {
       check_paths(odd, make(), kdt::Impl::whole_view_box(odd), kdt::RNGState{11, (1ull << 34) + 8},
                   std::string(name) + " vector rows shifted above block 2^32" + parts);
     }
-    setenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT", "2", 1);
+    setenv("KOKKOSDTENSOR_PART_LIMIT", "2", 1);
     check_paths(odd3, make(), kdt::Impl::whole_view_box(odd3), kdt::RNGState{11, 4},
                 std::string(name) + " vector rows shifted 3d in parts of one element");
-    unsetenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT");
+    unsetenv("KOKKOSDTENSOR_PART_LIMIT");
   }
   // No unit stride, elements 40 apart (the device's elements kernel): a column of a
   // LayoutRight matrix across the 2^32-block boundary, and a rank-2 slab of a rank-3 View as a
@@ -293,6 +293,26 @@ void check_every_shape(Maker make, const char* name) {
     auto slab = Kokkos::subview(cube, Kokkos::make_pair(1, 20), Kokkos::ALL, 3);
     const kdt::Impl::GlobalBox box = kdt::Impl::box_2d(25, 9, 2, 1);
     check_paths(slab, make(), box, kdt::RNGState{3, 12}, std::string(name) + " slab");
+    // The rows and elements paths cut Views into parts as the columns path does: a rank-1
+    // View whose data is not aligned to a block, across block 2^32 (parts of 192 elements
+    // under 300); LayoutRight rows of 33 that start inside blocks (cut along the rows, 5
+    // columns a part, under 64); the column above (parts of 64 under 64); all three in parts
+    // of one element (2).
+    Kokkos::View<T*, TestSpace> line("line", 1000);
+    auto unaligned = Kokkos::subview(line, Kokkos::make_pair(3, 997));
+    Kokkos::View<T**, Kokkos::LayoutRight, TestSpace> rows("rows", 7, 33);
+    const kdt::Impl::GlobalBox rows_box = kdt::Impl::box_2d(9, 37, 1, 3);
+    for (const char* limit : {"300", "64", "2"}) {
+      setenv("KOKKOSDTENSOR_PART_LIMIT", limit, 1);
+      const std::string parts = std::string(" in parts under ") + limit;
+      check_paths(unaligned, make(), kdt::Impl::whole_view_box(unaligned),
+                  kdt::RNGState{3, (1ull << 34) - 1000}, std::string(name) + " 1d" + parts);
+      check_paths(rows, make(), rows_box, kdt::RNGState{3, 12},
+                  std::string(name) + " rows" + parts);
+      check_paths(column, make(), kdt::Impl::whole_view_box(column),
+                  kdt::RNGState{3, (1ull << 34) - 200}, std::string(name) + " column" + parts);
+    }
+    unsetenv("KOKKOSDTENSOR_PART_LIMIT");
   }
 }
 

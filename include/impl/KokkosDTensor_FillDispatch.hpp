@@ -97,12 +97,9 @@ constexpr bool runs_on_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
-// Index-type tags for the kernels' 32- and 64-bit instantiations.
+// The index type of the kernels' instantiations (32-bit only: part_limit).
 struct index32 {
   using type = std::uint32_t;
-};
-struct index64 {
-  using type = std::uint64_t;
 };
 
 // Launches a device-style columns or elements functor over `items` work items: the team
@@ -204,6 +201,65 @@ bool blocks_share_high_word(const StridedData<T>& view, const RNGState& state, i
   return block_high_word(state, E, origin_linear) == block_high_word(state, E, last_linear);
 }
 
+// (Below: the paths fill some Views as parts, each through it.)
+template <FillPath Path, class ExecSpace, class Dist>
+void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
+                  const Dist& dist, const RNGState& state, const GlobalBox& box);
+
+// The kernels of the rows, columns and elements paths are compiled in their 32-bit index
+// form only (a 64-bit form beside it cost compile time and code size, docs/building.md): a
+// View of this many elements or more, or with as many work items, is filled as parts of
+// fewer (for_each_part). KOKKOSDTENSOR_PART_LIMIT=N (2 or more) lowers it, for the tests.
+// Values do not depend on it.
+constexpr std::uint64_t index32_limit = std::uint64_t(1) << 31;
+inline std::uint64_t part_limit() {
+  constexpr std::uint64_t limit = index32_limit;
+  if (const char* text = std::getenv("KOKKOSDTENSOR_PART_LIMIT")) {
+    const long long n = std::atoll(text);
+    if (n >= 2 && static_cast<std::uint64_t>(n) < limit) return static_cast<std::uint64_t>(n);
+  }
+  return limit;
+}
+
+// Elements [start, start + count) of `view` along dimension d, as a View and its box (part,
+// part_box): filled through fill_strided, they get their global indices' values.
+template <class T>
+void cut_slab(const StridedData<T>& view, const GlobalBox& box, const int d,
+              const std::int64_t start, const std::int64_t count, StridedData<T>& part,
+              GlobalBox& part_box) {
+  part = view;
+  part_box = box;
+  part.extent[d] = count;
+  part.data = view.data + start * view.stride[d];
+  part_box.origin[d] += start;
+}
+
+// fill_part(part, part_box) for parts of `view` of about limit / 2 elements each, cut along
+// its longest dimension (of those, the outermost in memory) at multiples of 64 elements where
+// it has 128 or more, so that the parts keep the View's alignment to blocks and vectors. An
+// element's value is its global index's, wherever the View is cut.
+template <class T, class FillPart>
+void for_each_part(const StridedData<T>& view, const GlobalBox& box, const std::uint64_t limit,
+                   const FillPart& fill_part) {
+  int d = 0;
+  for (int i = 1; i < view.rank; ++i) {
+    if (view.extent[i] > view.extent[d] ||
+        (view.extent[i] == view.extent[d] && view.stride[i] > view.stride[d]))
+      d = i;
+  }
+  const std::int64_t extent = view.extent[d];
+  const auto parts = static_cast<std::int64_t>((view.size() + limit / 2 - 1) / (limit / 2));
+  std::int64_t chunk = (extent + parts - 1) / parts;
+  if (extent >= 128) chunk = (chunk + 63) / 64 * 64;
+  if (chunk >= extent) chunk = (extent + 1) / 2;  // (two parts at least)
+  for (std::int64_t start = 0; start < extent; start += chunk) {
+    StridedData<T> part;
+    GlobalBox part_box;
+    cut_slab(view, box, d, start, std::min(chunk, extent - start), part, part_box);
+    fill_part(part, part_box);
+  }
+}
+
 // The rows path for a View whose box was checked (global_stride: the global tensor's
 // row-major strides). Returns false, launching nothing, if it does not apply.
 template <FillPath Path, class ExecSpace, class T, class Dist>
@@ -282,8 +338,13 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
   const bool shared_high =
       size > 0 && blocks_share_high_word(view, state, E, origin_linear, global_stride);
-  const bool small = rows * units_per_row < (std::uint64_t(1) << 31) &&
-                     size < (std::uint64_t(1) << 31) && blocks_per_row < (std::uint64_t(1) << 31);
+  if (size >= part_limit() || rows * units_per_row >= index32_limit) {
+    // (A part of fewer elements may still have too many work items: cut again.)
+    for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
+      fill_strided<Path>(space, part, dist, state, at);
+    });
+    return true;
+  }
   const int row_rank = one_row ? 0 : rank - 1;
   const auto go = [&](auto one_row_tag, auto index_tag) {
     constexpr bool OneRow = decltype(one_row_tag)::value;
@@ -328,76 +389,11 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
         device_style(std::false_type{});
     }
   };
-  if (one_row) {
-    if (small)
-      go(std::true_type{}, index32{});
-    else
-      go(std::true_type{}, index64{});
-  } else {
-    if (small)
-      go(std::false_type{}, index32{});
-    else
-      go(std::false_type{}, index64{});
-  }
+  if (one_row)
+    go(std::true_type{}, index32{});
+  else
+    go(std::false_type{}, index32{});
   return true;
-}
-
-// (Below: fill_columns fills some Views as two parts, each through it.)
-template <FillPath Path, class ExecSpace, class Dist>
-void fill_strided(const ExecSpace& space, const StridedData<typename Dist::value_type>& view,
-                  const Dist& dist, const RNGState& state, const GlobalBox& box);
-
-// The device-style columns kernels are compiled in their 32-bit index form only (a 64-bit
-// form beside it cost compile time and code size, docs/building.md): a View of this many
-// elements or more is filled as parts of fewer (for_each_part).
-// KOKKOSDTENSOR_COLUMN_PART_LIMIT=N (2 or more) lowers it, for the tests. Values do not
-// depend on it.
-inline std::uint64_t column_part_limit() {
-  constexpr std::uint64_t limit = std::uint64_t(1) << 31;
-  if (const char* text = std::getenv("KOKKOSDTENSOR_COLUMN_PART_LIMIT")) {
-    const long long n = std::atoll(text);
-    if (n >= 2 && static_cast<std::uint64_t>(n) < limit) return static_cast<std::uint64_t>(n);
-  }
-  return limit;
-}
-
-// Elements [start, start + count) of `view` along dimension d, as a View and its box (part,
-// part_box): filled through fill_strided, they get their global indices' values.
-template <class T>
-void cut_slab(const StridedData<T>& view, const GlobalBox& box, const int d,
-              const std::int64_t start, const std::int64_t count, StridedData<T>& part,
-              GlobalBox& part_box) {
-  part = view;
-  part_box = box;
-  part.extent[d] = count;
-  part.data = view.data + start * view.stride[d];
-  part_box.origin[d] += start;
-}
-
-// fill_part(part, part_box) for parts of `view` of about limit / 2 elements each, cut along
-// its longest dimension (of those, the outermost in memory) at multiples of 64 elements where
-// it has 128 or more, so that the parts keep the View's alignment to blocks and vectors. An
-// element's value is its global index's, wherever the View is cut.
-template <class T, class FillPart>
-void for_each_part(const StridedData<T>& view, const GlobalBox& box, const std::uint64_t limit,
-                   const FillPart& fill_part) {
-  int d = 0;
-  for (int i = 1; i < view.rank; ++i) {
-    if (view.extent[i] > view.extent[d] ||
-        (view.extent[i] == view.extent[d] && view.stride[i] > view.stride[d]))
-      d = i;
-  }
-  const std::int64_t extent = view.extent[d];
-  const auto parts = static_cast<std::int64_t>((view.size() + limit / 2 - 1) / (limit / 2));
-  std::int64_t chunk = (extent + parts - 1) / parts;
-  if (extent >= 128) chunk = (chunk + 63) / 64 * 64;
-  if (chunk >= extent) chunk = (extent + 1) / 2;  // (two parts at least)
-  for (std::int64_t start = 0; start < extent; start += chunk) {
-    StridedData<T> part;
-    GlobalBox part_box;
-    cut_slab(view, box, d, start, std::min(chunk, extent - start), part, part_box);
-    fill_part(part, part_box);
-  }
 }
 
 // The columns path for a View whose last dimension is strided in memory and another has unit
@@ -528,9 +524,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
                          functor);
   } else {
-    const std::uint64_t part_limit = column_part_limit();
-    if (view.size() >= part_limit) {
-      for_each_part(view, box, part_limit, [&](const StridedData<T>& part, const GlobalBox& at) {
+    if (view.size() >= part_limit()) {
+      for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
         fill_strided<Path>(space, part, dist, state, at);
       });
       return true;
@@ -660,7 +655,7 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
       }
       go(index_tag, one_row{}, std::false_type{}, std::false_type{});
     };
-    // (Work items never outnumber elements: fewer than column_part_limit.)
+    // (Work items never outnumber elements: fewer than part_limit.)
     go_rows(index32{});
   }
   return true;
@@ -696,10 +691,13 @@ bool fill_elements(const ExecSpace& space, const StridedData<T>& view, const Dis
     functor.rows = static_cast<Index>(size / row_length);
     launch_device_items<Dist>(space, functor, static_cast<Index>(size));
   };
-  if (size < (std::uint64_t(1) << 31))
-    go(index32{});
-  else
-    go(index64{});
+  if (size >= part_limit()) {
+    for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
+      fill_strided<Path>(space, part, dist, state, at);
+    });
+    return true;
+  }
+  go(index32{});
   return true;
 }
 
