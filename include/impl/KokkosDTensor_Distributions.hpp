@@ -796,7 +796,8 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 // read no input, bound by the ALU pipe, gained by it; dropout_ lost (docs/performance.md,
 // "Layouts").
 template <class Dist>
-struct realigned_whole_warp : uses_shared_normal_table<Dist> {};
+struct realigned_whole_warp : std::integral_constant<bool, uses_shared_normal_table<Dist>::value ||
+                                                               has_cheap_transform<Dist>::value> {};
 template <class T, class FloatDist>
 struct realigned_whole_warp<RoundedDistribution<T, FloatDist>>
     : std::integral_constant<bool, !FloatDist::reads_input> {};

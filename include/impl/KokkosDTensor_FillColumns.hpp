@@ -369,6 +369,18 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     return (pattern & ~(R - 1)) + vector_phase<T, R>(at);
   }
 
+  // Lookbehind warps that are one group take the whole-warp copy only where every lane that
+  // stores has both neighbours (no run's edge in the warp): there the copy's stores are one
+  // aligned vector a column, with no test of the neighbours.
+  template <bool WholeWarp>
+  KOKKOS_FORCEINLINE_FUNCTION static WarpNeighbours whole_warp_lanes(WarpNeighbours lanes) {
+    if constexpr (WholeWarp && lookbehind) {
+      lanes.has_prev = true;
+      lanes.has_next = true;
+    }
+    return lanes;
+  }
+
   // R > 1: R rows' row_blocks whole blocks each, block by block: the R rows' block j, each row's
   // words drawn just before its transform (fewer live registers; docs/performance.md, "Layouts"),
   // then its E columns stored as R-element vectors.
@@ -376,7 +388,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
     if constexpr (has_whole_warp_copy) {
-      if (whole_warp && located.lanes.mask == ~0u) {
+      if (whole_warp && located.lanes.mask == ~0u && (!lookbehind || no_edges(located.lanes))) {
         run_rows_item<true>(located, with);
         return;
       }
@@ -391,7 +403,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     T* const out = located.out;
     const std::int64_t first_column = located.first_column;
     const std::int64_t count = located.count;
-    const WarpNeighbours lanes = located.lanes;
+    const WarpNeighbours lanes = whole_warp_lanes<WholeWarp>(located.lanes);
     // (Rows start on block boundaries: row i's first block is row 0's plus i column_blocks.)
     const std::uint32_t counter = static_cast<std::uint32_t>(
         this->first_block + (located.row_start + static_cast<std::uint64_t>(first_column)) / E);
@@ -471,7 +483,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
     if constexpr (has_whole_warp_copy) {
-      if (whole_warp && located.lanes.mask == ~0u) {
+      if (whole_warp && located.lanes.mask == ~0u && (!lookbehind || no_edges(located.lanes))) {
         run_rows_shifted_item<true>(located, with);
         return;
       }
@@ -483,6 +495,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
                                                          const With& with) const {
     const std::int64_t step = this->element_step;
     T* const out = located.out;
+    const WarpNeighbours lanes = whole_warp_lanes<WholeWarp>(located.lanes);
     const int width =
         located.count < row_blocks * E ? static_cast<int>(located.count) : row_blocks * E;
     std::uint32_t counter[R];
@@ -556,8 +569,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       T* const block_at = block_of(out, at, j, step);
       if constexpr (WholeWarp && has_phase_patterns) {
         if (pattern >= 0 && left >= E) {
-          at = store_columns<WholeWarp>(block_pattern(pattern, block_at), at, step, columns,
-                                        located.lanes);
+          at = store_columns<WholeWarp>(block_pattern(pattern, block_at), at, step, columns, lanes);
           continue;
         }
       }
@@ -565,8 +577,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
       for (int e = 0; e < E; ++e) {
         if (e < left) {
           if constexpr (Realigned)
-            store_rows<T, R, WholeWarp>(column_of(block_at, at, e, step), columns[e],
-                                        located.lanes);
+            store_rows<T, R, WholeWarp>(column_of(block_at, at, e, step), columns[e], lanes);
           else
             store_block<T, R>(column_of(block_at, at, e, step), columns[e], true);
         }

@@ -66,6 +66,17 @@ KOKKOS_FORCEINLINE_FUNCTION WarpNeighbours warp_neighbours(const T* first,
   return n;
 }
 
+// Whether every lane of the warp that stores has both neighbours: no run starts or ends in
+// it. Called by all 32 lanes.
+KOKKOS_FORCEINLINE_FUNCTION bool no_edges(const WarpNeighbours& n) {
+#if defined(__CUDA_ARCH__)
+  return __all_sync(0xffffffffu, n.silent || (n.has_prev && n.has_next)) != 0;
+#else
+  (void)n;
+  return false;
+#endif
+}
+
 // The value `value` of lane - delta (within mask). WholeWarp: the mask is every lane and the
 // caller's branches are the same in all of them (one group, see run_rows), so the mask is a
 // constant: with a mask known only at run time, nvcc checks before each group of shuffles
