@@ -791,10 +791,11 @@ struct has_cheap_transform<RandInt<T>> : std::true_type {};
 
 // Whether its realigned kernel has a copy for warps that are one group of rows, with
 // constant-mask shuffles and each whole block's stores chosen by its phase pattern: the normal
-// table's transforms, bound by instructions, gained by it on the H100; the cheap 4-byte ones
-// and trunc_normal_ lost, and each copy is a second item loop to compile. 16-bit: the ops that
-// read no input, bound by the ALU pipe, gained by it; dropout_ lost (docs/performance.md,
-// "Layouts").
+// table's transforms, bound by instructions, gained by it on the H100; so did the cheap
+// transforms on the H200 (bound by issue there, with the lookbehind's stores that test no
+// neighbour: 5-12 % less time), which lost up to 5 % on the H100; trunc_normal_ lost, and
+// each copy is a second item loop to compile. 16-bit: the ops that read no input, bound by
+// the ALU pipe, gained by it; dropout_ lost (docs/performance.md, "Layouts").
 template <class Dist>
 struct realigned_whole_warp : std::integral_constant<bool, uses_shared_normal_table<Dist>::value ||
                                                                has_cheap_transform<Dist>::value> {};
