@@ -235,6 +235,13 @@ void check_every_shape(Maker make, const char* name) {
     auto column_phases = Kokkos::subview(tall, Kokkos::make_pair(1, 257), Kokkos::make_pair(2, 42));
     check_paths(column_phases, make(), kdt::Impl::whole_view_box(column_phases),
                 kdt::RNGState{11, 16}, std::string(name) + " vector rows realigned");
+    // The same column with rows that start inside blocks (41 a row): the realigned shifted
+    // kernel, whose warps of one group of rows and no run's edge store without testing their
+    // neighbours (CUDA).
+    auto shifted_phases =
+        Kokkos::subview(tall, Kokkos::make_pair(1, 257), Kokkos::make_pair(2, 43));
+    check_paths(shifted_phases, make(), kdt::Impl::whole_view_box(shifted_phases),
+                kdt::RNGState{11, 16}, std::string(name) + " vector rows realigned shifted");
     Kokkos::View<T***, Kokkos::LayoutLeft, TestSpace> cube("cube", 70, 9, 44);
     auto runs = Kokkos::subview(cube, Kokkos::make_pair(1, 69), Kokkos::make_pair(1, 8),
                                 Kokkos::make_pair(2, 42));
