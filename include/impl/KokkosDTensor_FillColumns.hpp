@@ -369,9 +369,13 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
     return (pattern & ~(R - 1)) + vector_phase<T, R>(at);
   }
 
-  // Lookbehind warps that are one group take the whole-warp copy only where every lane that
-  // stores has both neighbours (no run's edge in the warp): there the copy's stores are one
-  // aligned vector a column, with no test of the neighbours.
+  // Whether this lane's warp takes the whole-warp copy: it is one group, and with the
+  // lookbehind only where every lane that stores has both neighbours (no run's edge in the
+  // warp): there the copy's stores are one aligned vector a column, with no test of the
+  // neighbours (whole_warp_lanes). The same answer in every lane.
+  KOKKOS_FORCEINLINE_FUNCTION bool takes_whole_warp_copy(const WarpNeighbours& lanes) const {
+    return whole_warp && lanes.mask == ~0u && (!lookbehind || no_edges(lanes));
+  }
   template <bool WholeWarp>
   KOKKOS_FORCEINLINE_FUNCTION static WarpNeighbours whole_warp_lanes(WarpNeighbours lanes) {
     if constexpr (WholeWarp && lookbehind) {
@@ -388,7 +392,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   KOKKOS_FORCEINLINE_FUNCTION void run_rows(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
     if constexpr (has_whole_warp_copy) {
-      if (whole_warp && located.lanes.mask == ~0u && (!lookbehind || no_edges(located.lanes))) {
+      if (takes_whole_warp_copy(located.lanes)) {
         run_rows_item<true>(located, with);
         return;
       }
@@ -483,7 +487,7 @@ struct FillColumnsFunctor : FillColumnsGeometry<T, Dist, Index> {
   KOKKOS_FORCEINLINE_FUNCTION void run_rows_shifted(const Index item, const With& with) const {
     const RowsItem located = rows_item(item);
     if constexpr (has_whole_warp_copy) {
-      if (whole_warp && located.lanes.mask == ~0u && (!lookbehind || no_edges(located.lanes))) {
+      if (takes_whole_warp_copy(located.lanes)) {
         run_rows_shifted_item<true>(located, with);
         return;
       }

@@ -260,6 +260,16 @@ void for_each_part(const StridedData<T>& view, const GlobalBox& box, const std::
   }
 }
 
+// Fills `view` as parts of fewer than `limit` elements (for_each_part), each through
+// fill_strided.
+template <FillPath Path, class ExecSpace, class T, class Dist>
+void fill_in_parts(const ExecSpace& space, const StridedData<T>& view, const Dist& dist,
+                   const RNGState& state, const GlobalBox& box, const std::uint64_t limit) {
+  for_each_part(view, box, limit, [&](const StridedData<T>& part, const GlobalBox& at) {
+    fill_strided<Path>(space, part, dist, state, at);
+  });
+}
+
 // The rows path for a View whose box was checked (global_stride: the global tensor's
 // row-major strides). Returns false, launching nothing, if it does not apply.
 template <FillPath Path, class ExecSpace, class T, class Dist>
@@ -338,11 +348,10 @@ bool fill_rows(const ExecSpace& space, const StridedData<T>& view, const Dist& d
   const std::uint64_t counter_high = block_high_word(state, E, origin_linear);
   const bool shared_high =
       size > 0 && blocks_share_high_word(view, state, E, origin_linear, global_stride);
-  if (size >= part_limit() || rows * units_per_row >= index32_limit) {
+  const std::uint64_t limit = part_limit();
+  if (size >= limit || rows * units_per_row >= index32_limit) {
     // (A part of fewer elements may still have too many work items: cut again.)
-    for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
-      fill_strided<Path>(space, part, dist, state, at);
-    });
+    fill_in_parts<Path>(space, view, dist, state, box, limit);
     return true;
   }
   const int row_rank = one_row ? 0 : rank - 1;
@@ -524,10 +533,8 @@ bool fill_columns(const ExecSpace& space, const StridedData<T>& view, const Dist
                              space, 0, static_cast<std::int64_t>(functor.tiles * chunks)),
                          functor);
   } else {
-    if (view.size() >= part_limit()) {
-      for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
-        fill_strided<Path>(space, part, dist, state, at);
-      });
+    if (const std::uint64_t limit = part_limit(); view.size() >= limit) {
+      fill_in_parts<Path>(space, view, dist, state, box, limit);
       return true;
     }
     // R neighbouring rows per item, stored as 16-byte vectors, when every group of R rows lies
@@ -691,10 +698,8 @@ bool fill_elements(const ExecSpace& space, const StridedData<T>& view, const Dis
     functor.rows = static_cast<Index>(size / row_length);
     launch_device_items<Dist>(space, functor, static_cast<Index>(size));
   };
-  if (size >= part_limit()) {
-    for_each_part(view, box, part_limit(), [&](const StridedData<T>& part, const GlobalBox& at) {
-      fill_strided<Path>(space, part, dist, state, at);
-    });
+  if (const std::uint64_t limit = part_limit(); size >= limit) {
+    fill_in_parts<Path>(space, view, dist, state, box, limit);
     return true;
   }
   go(index32{});
