@@ -263,35 +263,40 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   }
 
   // A lane's chunk from its blocks k (`block`) and k + 1 (`next`): word m is word m + t of
-  // the two, t the lane's start in its block (at[t - 1]: the lanes of t; t = 0 elsewhere).
+  // the two, t the lane's start in its block in words, taken by t's bits (bit[b]: the lanes
+  // whose t has bit b set): the words 2 on, then 1 on. 9 blends for the 4 words (4 where t
+  // is even: 8-byte types), not 3 a word; those 3 a word cost the cheap ops about 7 % on one
+  // Zen 5 core (docs/performance.md, "Layouts").
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static host_avx2::Words16 join_avx512(
-      const host_avx2::Words16& block, const host_avx2::Words16& next, const __mmask16 (&at)[3]) {
+      const host_avx2::Words16& block, const host_avx2::Words16& next, const __mmask16 (&bit)[2]) {
+    const __m512i window[8] = {block.word[0], block.word[1], block.word[2], block.word[3],
+                               next.word[0],  next.word[1],  next.word[2],  next.word[3]};
+    __m512i two_on[5];  // window[j + 2 * bit 1 of t]
+    for (int j = 0; j < 5; ++j)
+      two_on[j] = _mm512_mask_blend_epi32(bit[1], window[j], window[j + 2]);
     host_avx2::Words16 chunk;
-    for (int m = 0; m < 4; ++m) {
-      chunk.word[m] = block.word[m];
-      for (int t = 1; t < 4; ++t)
-        chunk.word[m] = _mm512_mask_blend_epi32(
-            at[t - 1], chunk.word[m], m + t < 4 ? block.word[m + t] : next.word[m + t - 4]);
-    }
+    for (int m = 0; m < 4; ++m)
+      chunk.word[m] =
+          E == 4 ? _mm512_mask_blend_epi32(bit[0], two_on[m], two_on[m + 1]) : two_on[m];
     return chunk;
   }
   __attribute__((target("avx2,fma"))) static host_avx2::Words8 join_avx2(
-      const host_avx2::Words8& block, const host_avx2::Words8& next, const __m256i (&at)[3]) {
+      const host_avx2::Words8& block, const host_avx2::Words8& next, const __m256i (&bit)[2]) {
+    const __m256i window[8] = {block.word[0], block.word[1], block.word[2], block.word[3],
+                               next.word[0],  next.word[1],  next.word[2],  next.word[3]};
+    __m256i two_on[5];
+    for (int j = 0; j < 5; ++j) two_on[j] = _mm256_blendv_epi8(window[j], window[j + 2], bit[1]);
     host_avx2::Words8 chunk;
-    for (int m = 0; m < 4; ++m) {
-      chunk.word[m] = block.word[m];
-      for (int t = 1; t < 4; ++t)
-        chunk.word[m] = _mm256_blendv_epi8(
-            chunk.word[m], m + t < 4 ? block.word[m + t] : next.word[m + t - 4], at[t - 1]);
-    }
+    for (int m = 0; m < 4; ++m)
+      chunk.word[m] = E == 4 ? _mm256_blendv_epi8(two_on[m], two_on[m + 1], bit[0]) : two_on[m];
     return chunk;
   }
 
   // A group's 16 lanes: their next blocks' counters, where their chunks start in a block.
   struct LanesAvx512 {
     __m512i lo, hi;
-    __mmask16 at[3];  // at[t - 1]: the lanes whose chunk starts at word t of their block
-    bool shifted;     // whether any lane's does not start at word 0
+    __mmask16 bit[2];  // bit[b]: the lanes whose chunk starts at a word of their block with bit b
+    bool shifted;      // whether any lane's does not start at word 0
   };
   // The lanes of the group whose lane 0 starts at row_start, at chunk k0.
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) LanesAvx512 start_lanes_avx512(
@@ -302,8 +307,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     lanes.lo = _mm512_load_si512(lane_lo);
     lanes.hi = _mm512_load_si512(lane_hi);
     const __m512i shift = _mm512_load_si512(lane_shift);
-    for (int t = 1; t < 4; ++t)
-      lanes.at[t - 1] = _mm512_cmpeq_epi32_mask(shift, _mm512_set1_epi32(t));
+    for (int b = 0; b < 2; ++b)
+      lanes.bit[b] = _mm512_test_epi32_mask(shift, _mm512_set1_epi32(1 << b));
     return lanes;
   }
   // The lanes `step` blocks further on (64-bit counters as low and high words).
@@ -325,7 +330,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       host_avx2::Words16* carry, bool carried) const {
     __m512i lo = lanes.lo, hi = lanes.hi;
     const bool shifted = lanes.shifted;
-    const __mmask16 at[3] = {lanes.at[0], lanes.at[1], lanes.at[2]};
+    const __mmask16 bit[2] = {lanes.bit[0], lanes.bit[1]};
     host_avx2::Words16 current[1];  // block k of each lane, when shifted
     alignas(64) T values[L * E];
     std::uint64_t k = k0;
@@ -343,14 +348,14 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
         next_blocks_avx512(lo, hi, words);
         current[0] = words[0];
         for (int g = 1; g < NB; ++g)
-          chunk_avx512(rows, k + g - 1, words[g], current[0], shifted, at, values, keep);
+          chunk_avx512(rows, k + g - 1, words[g], current[0], shifted, bit, values, keep);
         k += chains;
         first_drawn = true;
       }
     }
     if (shifted && !first_drawn) next_blocks_avx512(lo, hi, current);
-    chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
-    chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, at, values, keep);
+    chunks_avx512<chains>(rows, k, k1, lo, hi, current[0], shifted, bit, values, keep);
+    chunks_avx512<1>(rows, k, k1, lo, hi, current[0], shifted, bit, values, keep);
     if (shifted && carry) *carry = current[0];
   }
 
@@ -387,7 +392,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
     alignas(64) T values[L * E];
     for (int g = 0; g < 2; ++g)
       for (int c = 0; c < P; ++c)
-        chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted, lanes.at, values,
+        chunk_avx512(rows + g * L, k0 + c, words[g * P + c], current[g], shifted, lanes.bit, values,
                      0xFFFF);
     if (shifted && carry)
       for (int g = 0; g < 2; ++g) carry[g] = current[g];
@@ -410,13 +415,13 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   template <int NB>
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunks_avx512(
       T* rows, std::uint64_t& k, std::uint64_t k1, __m512i& lo, __m512i& hi,
-      host_avx2::Words16& current, bool shifted, const __mmask16 (&at)[3], T* values,
+      host_avx2::Words16& current, bool shifted, const __mmask16 (&bit)[2], T* values,
       __mmask16 keep) const {
     for (; k + NB <= k1; k += NB) {
       host_avx2::Words16 words[NB];
       next_blocks_avx512(lo, hi, words);  // blocks k.. (or k + 1..)
       for (int g = 0; g < NB; ++g)
-        chunk_avx512(rows, k + g, words[g], current, shifted, at, values, keep);
+        chunk_avx512(rows, k + g, words[g], current, shifted, bit, values, keep);
     }
   }
 
@@ -424,9 +429,9 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // holding block k and taking k + 1).
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA), always_inline)) inline void chunk_avx512(
       T* rows, std::uint64_t k, host_avx2::Words16 words, host_avx2::Words16& current, bool shifted,
-      const __mmask16 (&at)[3], T* values, __mmask16 keep) const {
+      const __mmask16 (&bit)[2], T* values, __mmask16 keep) const {
     if (shifted) {
-      const host_avx2::Words16 chunk = join_avx512(current, words, at);
+      const host_avx2::Words16 chunk = join_avx512(current, words, bit);
       current = words;
       words = chunk;
     }
@@ -587,12 +592,15 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
                                                       std::uint64_t k0, std::uint64_t k1) const {
     alignas(32) std::uint32_t lane_lo[L], lane_hi[L], lane_shift[L];
     const bool shifted = lane_counters(row_start, k0, lane_lo, lane_hi, lane_shift);
-    __m256i lo[2], hi[2], at[2][3];
+    __m256i lo[2], hi[2], bit[2][2];
     for (int h = 0; h < 2; ++h) {
       lo[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_lo + 8 * h));
       hi[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_hi + 8 * h));
       const __m256i shift = _mm256_load_si256(reinterpret_cast<const __m256i*>(lane_shift + 8 * h));
-      for (int t = 1; t < 4; ++t) at[h][t - 1] = _mm256_cmpeq_epi32(shift, _mm256_set1_epi32(t));
+      for (int b = 0; b < 2; ++b) {
+        const __m256i set = _mm256_set1_epi32(1 << b);
+        bit[h][b] = _mm256_cmpeq_epi32(_mm256_and_si256(shift, set), set);
+      }
     }
     host_avx2::Words8 current[2];  // block k of each lane, when shifted
     if (shifted) {
@@ -605,7 +613,7 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
       host_avx2::philox8_counters<2>(this->key, lo, hi, words);  // block k, or k + 1
       for (int h = 0; h < 2; ++h) advance_avx2(lo[h], hi[h]);
       for (int h = 0; shifted && h < 2; ++h) {
-        const host_avx2::Words8 chunk = join_avx2(current[h], words[h], at[h]);
+        const host_avx2::Words8 chunk = join_avx2(current[h], words[h], bit[h]);
         current[h] = words[h];
         words[h] = chunk;
       }
