@@ -265,8 +265,8 @@ struct FillColumnsLanesFunctor : FillColumnsGeometry<T, Dist, std::uint64_t> {
   // A lane's chunk from its blocks k (`block`) and k + 1 (`next`): word m is word m + t of
   // the two, t the lane's start in its block in words, taken by t's bits (bit[b]: the lanes
   // whose t has bit b set): the words 2 on, then 1 on. 9 blends for the 4 words (4 where t
-  // is even: 8-byte types), not 3 a word; those 3 a word cost the cheap ops about 7 % on one
-  // Zen 5 core (docs/performance.md, "Layouts").
+  // is even: 8-byte types), not 3 a word: the join is most of what rows inside blocks cost
+  // the cheap ops on one core (docs/performance.md, "Layouts").
   __attribute__((target(KOKKOSDTENSOR_IMPL_AVX512_ISA))) static host_avx2::Words16 join_avx512(
       const host_avx2::Words16& block, const host_avx2::Words16& next, const __mmask16 (&bit)[2]) {
     const __m512i window[8] = {block.word[0], block.word[1], block.word[2], block.word[3],
